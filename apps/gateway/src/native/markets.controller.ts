@@ -1,0 +1,45 @@
+import { Controller, Get } from '@nestjs/common';
+import { type Market, MarketRegistry } from '@perp/domain';
+import { TickerBook } from '@perp/market-data';
+import { tickerFigures } from '../markets/ticker-view';
+
+/** Native market list: what a front end needs to draw a market picker in one call. */
+@Controller('api/v1/markets')
+export class NativeMarketsController {
+  constructor(
+    private readonly markets: MarketRegistry,
+    private readonly tickers: TickerBook,
+  ) {}
+
+  @Get()
+  list() {
+    const now = Date.now();
+    return this.markets.list().map((m) => this.view(m, now));
+  }
+
+  private view(m: Market, now: number) {
+    const s = this.tickers.stats(m.symbol, now);
+    const t = tickerFigures(m, s);
+    return {
+      symbol: m.symbol,
+      base_asset: m.baseAsset,
+      quote_asset: m.quoteAsset,
+      status: m.status,
+      last_price: t.lastPrice,
+      price_change_24h: t.priceChange,
+      price_change_percent_24h: t.priceChangePercent,
+      high_24h: t.highPrice,
+      low_24h: t.lowPrice,
+      volume_24h: t.volume,
+      quote_volume_24h: t.quoteVolume,
+      trades_24h: s.count,
+      rank: m.rank,
+      leverage: m.maxLeverage,
+      sort_order: m.sortOrder,
+      tick_size: m.tickSize,
+      lot_size: m.lotSize,
+      min_order_size_usd: m.minOrderSizeUsd,
+      max_order_size_usd: m.maxOrderSizeUsd,
+    };
+  }
+}

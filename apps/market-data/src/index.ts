@@ -1,0 +1,2 @@
+export * from './market-data.module';
+export * from './ticker/ticker-book';

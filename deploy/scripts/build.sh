@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# Compiles every app and lib to dist/ with swc (type checking is `npm run typecheck`).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+rm -rf dist
+npx swc apps libs -d dist --config-file .swcrc --ignore '**/*.spec.ts' --quiet

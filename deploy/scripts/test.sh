@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The whole suite: services, type check, lint, format, build, every test, benchmarks in short mode.
+# Ends with "N passed, N failed"; exits non-zero on any failure.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+export NX_DAEMON=false NX_NO_CLOUD=true NX_TUI=false
+export TEST_DATABASE_URL=${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/perp_test}
+export TEST_REDIS_URL=${TEST_REDIS_URL:-redis://127.0.0.1:6379/15}
+
+bash deploy/scripts/ensure-services.sh
+echo "== type check"; npx tsc -p tsconfig.json
+echo "== lint"; npx eslint . --max-warnings 0
+echo "== format"; npx prettier --check . --log-level warn
+echo "== build"; bash deploy/scripts/build.sh
+echo "== benchmarks (short mode)"; BENCH_MODE=short npx nx run-many -t bench --outputStyle=static
+echo "== tests"
+summary=$(mktemp)
+status=0
+TEST_SUMMARY_FILE=$summary npx jest --ci "$@" || status=$?
+[ -s "$summary" ] || echo "0 passed, 1 failed" > "$summary"
+echo
+cat "$summary"
+rm -f "$summary"
+exit $status

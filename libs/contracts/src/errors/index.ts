@@ -1,0 +1,4 @@
+export * from './fapi-errors';
+export * from './auth-errors';
+export * from './native-errors';
+export * from './exceptions';

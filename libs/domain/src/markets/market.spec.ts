@@ -1,0 +1,93 @@
+import { findMarket, parseChain } from './chain';
+import { parseMarket } from './market';
+
+const btc = {
+  symbol: 'BTCUSDT',
+  baseAsset: 'BTC',
+  quoteAsset: 'USDT',
+  tickSize: '0.1',
+  lotSize: '0.001',
+  minOrderSizeUsd: '5',
+  maxOrderSizeUsd: '1000000',
+  maxLeverage: 125,
+  defaultLeverage: 20,
+  maxLongOi: '1000',
+  maxShortOi: '1000',
+  rank: 1,
+  sortOrder: 1,
+  maintenanceBrackets: [
+    { notionalCap: '50000', maintMarginRatio: '0.004', maxLeverage: 125 },
+    { notionalCap: '250000', maintMarginRatio: '0.005', maxLeverage: 100 },
+    { notionalCap: '1000000', maintMarginRatio: '0.01', maxLeverage: 50 },
+  ],
+};
+
+describe('parseMarket', () => {
+  it('derives precisions from the steps', () => {
+    const m = parseMarket(btc);
+    expect(m.pricePrecision).toBe(1);
+    expect(m.quantityPrecision).toBe(3);
+    expect(m.status).toBe('TRADING');
+    expect(m.fundingIntervalHours).toBe(8);
+  });
+
+  it('computes Binance-style cumulative maintenance amounts', () => {
+    const m = parseMarket(btc);
+    // cum_n = cum_{n-1} + floor_n x (ratio_n - ratio_{n-1})
+    expect(m.maintenanceBrackets.map((b) => b.cum)).toEqual(['0', '50', '1300']);
+  });
+
+  it.each([
+    [{ symbol: 'btcusdt' }, 'symbol'],
+    [{ tickSize: '0' }, 'tickSize'],
+    [{ lotSize: 'abc' }, 'lotSize'],
+    [{ status: 'OPEN' }, 'status'],
+    [{ maxLeverage: 0 }, 'maxLeverage'],
+  ])('rejects %p', (patch, field) => {
+    expect(() => parseMarket({ ...btc, ...patch })).toThrow(field);
+  });
+
+  it('rejects a default leverage above the maximum', () => {
+    expect(() => parseMarket({ ...btc, defaultLeverage: 126 })).toThrow('defaultLeverage');
+  });
+
+  it('rejects brackets whose caps do not increase', () => {
+    expect(() =>
+      parseMarket({
+        ...btc,
+        maintenanceBrackets: [
+          { notionalCap: '100', maintMarginRatio: '0.01', maxLeverage: 50 },
+          { notionalCap: '100', maintMarginRatio: '0.02', maxLeverage: 20 },
+        ],
+      }),
+    ).toThrow('increase');
+  });
+});
+
+describe('parseChain / findMarket', () => {
+  const chain = {
+    chainId: 31337,
+    name: 'devnet',
+    settlementAsset: 'USDT',
+    feeTiers: [
+      { tier: 1, makerRate: '0.00016', takerRate: '0.0004' },
+      { tier: 0, makerRate: '0.0002', takerRate: '0.0005' },
+    ],
+    markets: [btc],
+  };
+
+  it('sorts fee tiers and finds markets by alias', () => {
+    const c = parseChain(chain);
+    expect(c.feeTiers.map((t) => t.tier)).toEqual([0, 1]);
+    expect(findMarket(c.markets, 'btc-usd')?.symbol).toBe('BTCUSDT');
+    expect(findMarket(c.markets, 'BTC/USDT')?.symbol).toBe('BTCUSDT');
+    expect(findMarket(c.markets, 'DOGEUSDT')).toBeUndefined();
+  });
+
+  it('rejects duplicate markets and gaps in tiers', () => {
+    expect(() => parseChain({ ...chain, markets: [btc, btc] })).toThrow('duplicate');
+    expect(() => parseChain({ ...chain, feeTiers: [{ tier: 2, makerRate: '0', takerRate: '0' }] })).toThrow(
+      'tiers',
+    );
+  });
+});

@@ -1,0 +1,55 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const url = (protocols: string[]) =>
+  z.string().refine(
+    (v) => {
+      try {
+        return protocols.includes(new URL(v).protocol);
+      } catch {
+        return false;
+      }
+    },
+    `a URL starting with ${protocols.join(' or ')}//`,
+  );
+
+/** Every environment variable the apps read, validated once at start (README lists them). */
+export const envSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    HOST: z.string().default('0.0.0.0'),
+    CHAIN: z
+      .string()
+      .regex(/^[a-z0-9-]+$/, 'lowercase chain folder name')
+      .default('devnet'),
+    DEPLOY_DIR: z.string().default('deploy'),
+    DATA_DIR: z.string().default('data'),
+    BUS: z.enum(['memory', 'kafka']).default('memory'),
+    KAFKA_BROKERS: z.string().optional(),
+    KAFKA_CLIENT_ID: z.string().default('perp-exchange'),
+    DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
+    REDIS_URL: url(['redis:', 'rediss:']).optional(),
+    ADMIN_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
+    TRUSTED_PROXIES: z.string().default(''),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'log', 'debug', 'verbose']).default('log'),
+  })
+  .superRefine((env, ctx) => {
+    if (env.BUS === 'kafka' && !env.KAFKA_BROKERS)
+      ctx.addIssue({ code: 'custom', path: ['KAFKA_BROKERS'], message: 'required when BUS=kafka' });
+  });
+
+export type AppConfig = z.infer<typeof envSchema> & { deployDir: string; dataDir: string };
+
+/** Parses the environment; throws one readable error listing every bad variable. */
+export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
+    throw new Error(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  return {
+    ...parsed.data,
+    deployDir: resolve(parsed.data.DEPLOY_DIR),
+    dataDir: resolve(parsed.data.DATA_DIR),
+  };
+}

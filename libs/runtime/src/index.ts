@@ -1,0 +1,6 @@
+export * from './config/app-config';
+export * from './config/runtime.module';
+export * from './health/readiness';
+export * from './http/error-envelope.filter';
+export * from './http/create-http-app';
+export * from './http/bootstrap';

@@ -1,0 +1,72 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { freePort } from './free-port';
+
+export const REPO_ROOT = join(__dirname, '..', '..', '..');
+let built = false;
+
+/** Compiles dist/ once per test process, so a process test runs the code under test. */
+export function ensureBuilt(): void {
+  if (built && existsSync(join(REPO_ROOT, 'dist/apps/exchange/src/main.js'))) return;
+  execFileSync('bash', [join(REPO_ROOT, 'deploy/scripts/build.sh')], { cwd: REPO_ROOT, stdio: 'inherit' });
+  built = true;
+}
+
+export interface RunningApp {
+  url: string;
+  port: number;
+  child: ChildProcess;
+  output: () => string;
+  /** Sends a signal and waits for the process to exit. */
+  stop: (signal?: NodeJS.Signals) => Promise<void>;
+}
+
+/** Starts an app's compiled entry point as a real child process and waits for /readyz. */
+export async function startAppProcess(
+  app = 'exchange',
+  env: Record<string, string> = {},
+  readyTimeoutMs = 15_000,
+): Promise<RunningApp> {
+  ensureBuilt();
+  const port = await freePort();
+  let out = '';
+  const child = spawn(
+    process.execPath,
+    ['--enable-source-maps', join(REPO_ROOT, `dist/apps/${app}/src/main.js`)],
+    {
+      cwd: REPO_ROOT,
+      env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  child.stdout?.on('data', (d) => (out += d));
+  child.stderr?.on('data', (d) => (out += d));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + readyTimeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${app} exited with ${child.exitCode}:\n${out}`);
+    try {
+      const r = await fetch(`${url}/readyz`);
+      if (r.status === 200) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`${app} not ready after ${readyTimeoutMs} ms:\n${out}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    url,
+    port,
+    child,
+    output: () => out,
+    stop: async (signal: NodeJS.Signals = 'SIGTERM') => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+  };
+}

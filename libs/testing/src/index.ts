@@ -1,0 +1,3 @@
+export * from './free-port';
+export * from './exchange-process';
+export * from './in-process-exchange';
