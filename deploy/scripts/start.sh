@@ -2,6 +2,6 @@
 # Starts the embedded exchange: every app in one process, memory bus journaled under DATA_DIR.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-[ -d node_modules ] || npm ci --no-audit --no-fund
+[ -d node_modules ] || npm install --no-audit --no-fund
 bash deploy/scripts/build.sh
 exec node --enable-source-maps dist/apps/exchange/src/main.js
