@@ -1,0 +1,60 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildAsyncApi } from './asyncapi';
+import { MessageValidationError, parseMessage, TOPICS, topicPartitions } from './topics';
+
+const user = '0x' + 'ab'.repeat(20);
+
+describe('topic contract', () => {
+  it('names are unique and versioned', () => {
+    const names = Object.values(TOPICS).map((t) => t.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const n of names) expect(n).toMatch(/\.v\d+$/);
+    expect(topicPartitions()['perp.engine.commands.v1']).toBe(8);
+  });
+
+  it('accepts a valid engine command and refuses a malformed one with the field named', () => {
+    const cancel = { id: 'c-1', v: 1, time: 1, type: 'order.cancelAll', user, symbol: 'BTCUSDT' };
+    expect(parseMessage('engineCommands', cancel)).toEqual(cancel);
+    expect(() => parseMessage('engineCommands', { ...cancel, symbol: 'btc-usd' })).toThrow(
+      MessageValidationError,
+    );
+    expect(() => parseMessage('engineCommands', { ...cancel, v: 2 })).toThrow(/v:/);
+    expect(() => parseMessage('engineCommands', { ...cancel, type: 'order.nuke' })).toThrow(
+      MessageValidationError,
+    );
+  });
+
+  it('money fields are decimal strings, never numbers', () => {
+    const deposit = {
+      id: 'd',
+      v: 1,
+      time: 1,
+      type: 'deposit',
+      user,
+      asset: 'USDT',
+      amount: '10.5',
+      actor: 'admin',
+    };
+    expect(parseMessage('riskCommands', deposit)).toEqual(deposit);
+    expect(() => parseMessage('riskCommands', { ...deposit, amount: 10.5 })).toThrow(/amount/);
+    expect(() => parseMessage('riskCommands', { ...deposit, amount: '1e3' })).toThrow(/amount/);
+  });
+});
+
+describe('AsyncAPI document', () => {
+  const file = join(__dirname, '..', '..', 'asyncapi.json');
+
+  it('describes every topic with its schema', () => {
+    const doc = buildAsyncApi('1');
+    expect(Object.keys(doc.channels)).toEqual(Object.keys(TOPICS));
+    expect(JSON.stringify(doc.components.messages.engineEvents.payload)).toContain('order.accepted');
+  });
+
+  it('the checked-in libs/contracts/asyncapi.json is the generated one (regenerate with UPDATE_ASYNCAPI=1)', () => {
+    const generated = JSON.stringify(buildAsyncApi('1'), null, 2) + '\n';
+    if (process.env.UPDATE_ASYNCAPI === '1') writeFileSync(file, generated);
+    expect(existsSync(file)).toBe(true);
+    expect(readFileSync(file, 'utf8')).toBe(generated);
+  });
+});
