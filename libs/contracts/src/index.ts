@@ -6,3 +6,5 @@ export * from './messages/commands';
 export * from './messages/events';
 export * from './messages/topics';
 export * from './messages/asyncapi';
+export * from './fapi/params';
+export * from './fapi/new-order';
