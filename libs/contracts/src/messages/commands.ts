@@ -18,7 +18,7 @@ const newOrder = {
   user: address,
   symbol,
   side,
-  type: orderType,
+  orderType,
   timeInForce,
   quantity: decimal.optional(),
   quoteOrderQty: decimal.optional(),

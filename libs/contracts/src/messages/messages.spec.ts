@@ -48,7 +48,7 @@ describe('AsyncAPI document', () => {
   it('describes every topic with its schema', () => {
     const doc = buildAsyncApi('1');
     expect(Object.keys(doc.channels)).toEqual(Object.keys(TOPICS));
-    expect(JSON.stringify(doc.components.messages.engineEvents.payload)).toContain('order.accepted');
+    expect(JSON.stringify(doc.components.messages.engineEvents)).toContain('order.accepted');
   });
 
   it('the checked-in libs/contracts/asyncapi.json is the generated one (regenerate with UPDATE_ASYNCAPI=1)', () => {
