@@ -1,0 +1,164 @@
+import type { FeeTier } from '../markets/market';
+import { Money } from '../money/money';
+import {
+  Account,
+  type AccountBalances,
+  type CollateralResult,
+  type LeverageResult,
+  type MarginModeResult,
+  type MarketLookup,
+  type MarkPrices,
+  type PositionView,
+} from './account';
+import { feeRates, isValidVipTier } from './fees';
+import { Ledger, walletOf, type LedgerTransfer } from './ledger';
+import { checkPreTrade, type PreTradeRequest, type PreTradeResult } from './pre-trade';
+import { reject } from './reasons';
+import {
+  settleFunding,
+  releaseOrderMargin,
+  settleFill,
+  type SettlementFill,
+  type FundingSettlement,
+  type SettlementResult,
+} from './settlement';
+
+export interface AccountBookOptions {
+  /** The live market list (e.g. `(s) => registry.find(s)`): status and max leverage can change. */
+  markets: MarketLookup;
+  feeTiers: readonly FeeTier[];
+  /** Settlement asset of the deployment. */
+  asset?: string;
+}
+
+/**
+ * The accounts one risk shard owns (users partitioned by hash), their ledger and the mark prices
+ * it has seen. Every wallet change goes through `post`, which writes the ledger and the account
+ * together, so the ledger's wallet balances and the accounts' always agree.
+ * With users on several shards each shard has its own fee, insurance and clearing accounts; the
+ * clearing balances net to the unrealized PnL of all positions only summed over the shards.
+ */
+export class AccountBook {
+  readonly ledger = new Ledger();
+  private readonly accounts = new Map<string, Account>();
+  private readonly marks = new Map<string, Money>();
+  private readonly asset: string;
+  readonly markPrices: MarkPrices = (symbol) => this.marks.get(symbol);
+
+  constructor(private readonly options: AccountBookOptions) {
+    this.asset = options.asset ?? 'USDT';
+  }
+
+  /** The user's account, opened empty on first use. */
+  account(user: string): Account {
+    let a = this.accounts.get(user);
+    if (!a) {
+      a = new Account(user);
+      this.accounts.set(user, a);
+    }
+    return a;
+  }
+
+  find(user: string): Account | undefined {
+    return this.accounts.get(user);
+  }
+
+  allAccounts(): Account[] {
+    return [...this.accounts.values()];
+  }
+
+  setMarkPrice(symbol: string, price: Money): void {
+    if (!price.isFinite() || !price.gt(0)) throw new Error(`mark price of ${symbol} must be positive`);
+    this.marks.set(symbol, price);
+  }
+
+  deposit(user: string, amount: Money, ref: string): LedgerTransfer[] {
+    if (!amount.isFinite() || !amount.gt(0)) throw new Error('deposit must be positive');
+    const t: LedgerTransfer[] = [{ from: undefined, to: walletOf(user), amount, kind: 'DEPOSIT', ref }];
+    this.post(t);
+    return t;
+  }
+
+  /** Operator command; false for a tier the chain does not define. */
+  setVipTier(user: string, tier: number): boolean {
+    if (!isValidVipTier(this.options.feeTiers, tier)) return false;
+    this.account(user).assignVipTier(tier);
+    return true;
+  }
+
+  setLeverage(user: string, symbol: string, leverage: number): LeverageResult {
+    const market = this.options.markets(symbol);
+    if (!market) return reject('INVALID_SYMBOL', `unknown symbol ${symbol}`);
+    return this.account(user).setLeverage(market, leverage);
+  }
+
+  setMarginMode(user: string, mode: unknown): MarginModeResult {
+    return this.account(user).setMarginMode(mode);
+  }
+
+  addCollateral(user: string, symbol: string, amount: Money): CollateralResult {
+    return this.account(user).addCollateral(symbol, amount, this.markPrices, this.options.markets);
+  }
+
+  removeCollateral(user: string, symbol: string, amount: Money): CollateralResult {
+    return this.account(user).removeCollateral(symbol, amount, this.markPrices);
+  }
+
+  /** Pre-trade and, when accepted, the order rests in the account holding its frozen margin. */
+  placeOrder(user: string, req: PreTradeRequest): PreTradeResult {
+    const market = this.options.markets(req.symbol);
+    if (!market) return reject('INVALID_SYMBOL', `unknown symbol ${req.symbol}`);
+    const account = this.account(user);
+    const result = checkPreTrade(account, market, req, this.markPrices, this.options.markets);
+    if (result.ok) account.addOrder(result.order);
+    return result;
+  }
+
+  /** Cancel, expiry or rejection: the released margin, or undefined for an order not held. */
+  releaseOrder(user: string, orderId: string): Money | undefined {
+    const a = this.accounts.get(user);
+    return a && releaseOrderMargin(a, orderId);
+  }
+
+  settleFill(fill: SettlementFill): SettlementResult {
+    const market = this.options.markets(fill.symbol);
+    if (!market) throw new Error(`fill ${fill.tradeId} for unknown market ${fill.symbol}`);
+    const account = this.account(fill.user);
+    const rates = feeRates(this.options.feeTiers, account.vipTier);
+    const result = settleFill(account, market, fill, rates, this.asset);
+    this.post(result.transfers);
+    return result;
+  }
+
+  applyFunding(
+    user: string,
+    symbol: string,
+    fundingRate: Money,
+    markPrice: Money,
+    time: number,
+    fundingId: string,
+  ): FundingSettlement {
+    const a = this.accounts.get(user);
+    if (!a) return { income: undefined, transfers: [] };
+    const result = settleFunding(a, symbol, fundingRate, markPrice, time, fundingId, this.asset);
+    this.post(result.transfers);
+    return result;
+  }
+
+  balances(user: string): AccountBalances {
+    return this.account(user).balances(this.markPrices, this.options.markets);
+  }
+
+  positions(user: string): PositionView[] {
+    return this.account(user).positionViews(this.markPrices, this.options.markets);
+  }
+
+  private post(transfers: readonly LedgerTransfer[]): void {
+    for (const t of transfers) {
+      this.ledger.post(t);
+      if (t.to.startsWith('wallet:')) this.account(t.to.slice('wallet:'.length)).applyWalletDelta(t.amount);
+      if (t.from?.startsWith('wallet:'))
+        this.account(t.from.slice('wallet:'.length)).applyWalletDelta(t.amount.negated());
+    }
+  }
+}

@@ -1,0 +1,157 @@
+import type BigNumber from 'bignumber.js';
+import type { Market } from '../markets/market';
+import { Money } from '../money/money';
+import type { Account, MarketLookup, MarkPrices } from './account';
+import { effectiveLeverage, orderMargin } from './margin';
+import { referencePriceSource, sideSign, type AccountOrder, type OrderType, type Side } from './order';
+import { reject, type PreTradeRejectReason, type AccountRejection } from './reasons';
+import { ZERO } from './rounding';
+
+/** A New Order after the gateway parsed it (symbol canonical, aliases of the type resolved). */
+export interface PreTradeRequest {
+  orderId: string;
+  clientOrderId: string;
+  symbol: string;
+  side: Side;
+  type: OrderType;
+  quantity?: Money;
+  quoteOrderQty?: Money;
+  price?: Money;
+  stopPrice?: Money;
+  reduceOnly?: boolean;
+}
+
+export interface PreTradeAccepted {
+  ok: true;
+  /** The order as it rests in the account, holding `frozenMargin`. */
+  order: AccountOrder;
+  /** Lot-floored quantity (or the quoteOrderQty conversion). */
+  quantity: Money;
+  referencePrice: Money;
+  notional: Money;
+  leverage: number;
+  /** The part of the quantity that would open beyond the position: the only part margined. */
+  openingQty: Money;
+  frozenMargin: Money;
+}
+
+export type PreTradeResult = PreTradeAccepted | AccountRejection<PreTradeRejectReason>;
+
+/** floor(x / lot) x lot. */
+export function floorToLot(x: Money, lotSize: BigNumber.Value): Money {
+  return x.idiv(lotSize).times(lotSize);
+}
+
+/** quoteOrderQty to base quantity: floor(quoteOrderQty / refPrice / lot) x lot, exactly. */
+export function quantityFromQuote(
+  quoteOrderQty: Money,
+  referencePrice: Money,
+  lotSize: BigNumber.Value,
+): Money {
+  return quoteOrderQty.idiv(referencePrice.times(lotSize)).times(lotSize);
+}
+
+/**
+ * The quantity of a new order on `side` that opens beyond the position. The opposite position can
+ * be closed only once: resting orders on the same side already claim it first (in full, whether
+ * or not they are reduceOnly), and only what is left of it makes this order a closing one.
+ * reduceOnly orders never open (the engine caps them to the position), so they need no margin.
+ */
+export function openingQuantity(
+  account: Account,
+  symbol: string,
+  side: Side,
+  qty: Money,
+  reduceOnly: boolean,
+): Money {
+  if (reduceOnly) return ZERO;
+  const p = account.position(symbol);
+  const opposite = p && sideSign(side) * (p.size.lt(0) ? -1 : 1) < 0 ? p.size.abs() : ZERO;
+  let claimed = ZERO;
+  for (const o of account.openOrders(symbol)) if (o.side === side) claimed = claimed.plus(o.remaining);
+  const closable = Money.max(ZERO, opposite.minus(claimed));
+  return Money.max(ZERO, qty.minus(closable));
+}
+
+/**
+ * Risk stage 1: the New Order rules that need account state, in this order: tradeable market,
+ * quantity/quoteOrderQty presence, the type's prices, duplicate clientOrderId (-2014), reference
+ * price > 0 (-2010), lot flooring and one lot minimum (-1013), notional within the market's
+ * [min, max] order size (-1013), margin within the available balance (-2019).
+ * Pure: the caller adds the accepted order to the account (AccountBook.placeOrder does both).
+ */
+export function checkPreTrade(
+  account: Account,
+  market: Market,
+  req: PreTradeRequest,
+  marks: MarkPrices,
+  markets: MarketLookup,
+): PreTradeResult {
+  if (market.status !== 'TRADING') return reject('INVALID_SYMBOL', `${market.symbol} is not trading`);
+  if (req.quantity && req.quoteOrderQty)
+    return reject('PARAMETER_NOT_REQUIRED', 'send quantity or quoteOrderQty, not both');
+  if (!req.quantity && !req.quoteOrderQty)
+    return reject('MANDATORY_PARAM_EMPTY_OR_MALFORMED', 'quantity or quoteOrderQty is required');
+  const source = referencePriceSource(req.type);
+  if (source === 'price' && !req.price)
+    return reject('MANDATORY_PARAM_EMPTY_OR_MALFORMED', 'price is required');
+  if (req.type !== 'LIMIT' && req.type !== 'MARKET' && !req.stopPrice)
+    return reject('MANDATORY_PARAM_EMPTY_OR_MALFORMED', 'stopPrice is required');
+  if (account.hasActiveClientOrderId(req.clientOrderId))
+    return reject('API_KEY_FORMAT', 'newClientOrderId is used by an active order');
+
+  const ref = source === 'price' ? req.price : source === 'stopPrice' ? req.stopPrice : marks(market.symbol);
+  if (!ref || !ref.isFinite() || !ref.gt(0))
+    return reject('NEW_ORDER_REJECTED', `reference price (${source}) must be above 0`);
+
+  const requested = req.quantity ?? req.quoteOrderQty ?? ZERO;
+  if (!requested.isFinite() || !requested.gt(0))
+    return reject('INVALID_QUANTITY', 'quantity must be above 0');
+  const quantity = req.quantity
+    ? floorToLot(req.quantity, market.lotSize)
+    : quantityFromQuote(requested, ref, market.lotSize);
+  if (quantity.lt(market.lotSize))
+    return reject('INVALID_QUANTITY', `quantity below lot size ${market.lotSize}`);
+
+  const notional = quantity.times(ref);
+  if (notional.lt(market.minOrderSizeUsd) || notional.gt(market.maxOrderSizeUsd))
+    return reject(
+      'INVALID_QUANTITY',
+      `notional ${notional.toFixed()} outside [${market.minOrderSizeUsd}, ${market.maxOrderSizeUsd}]`,
+    );
+
+  const leverage = effectiveLeverage(market, account.leverage(market));
+  const reduceOnly = req.reduceOnly === true;
+  const openingQty = openingQuantity(account, market.symbol, req.side, quantity, reduceOnly);
+  const frozenMargin = openingQty.isZero() ? ZERO : orderMargin(openingQty.times(ref), leverage);
+  if (frozenMargin.gt(0)) {
+    const available = account.availableBalance(marks, markets);
+    if (available.lt(frozenMargin))
+      return reject(
+        'MARGIN_INSUFFICIENT',
+        `margin ${frozenMargin.toFixed()} above available balance ${available.toFixed()}`,
+      );
+  }
+  return {
+    ok: true,
+    order: {
+      orderId: req.orderId,
+      clientOrderId: req.clientOrderId,
+      symbol: market.symbol,
+      side: req.side,
+      type: req.type,
+      reduceOnly,
+      referencePrice: ref,
+      quantity,
+      remaining: quantity,
+      leverage,
+      frozen: frozenMargin,
+    },
+    quantity,
+    referencePrice: ref,
+    notional,
+    leverage,
+    openingQty,
+    frozenMargin,
+  };
+}

@@ -1,0 +1,44 @@
+import { Money } from '../money/money';
+import { ceilTo, divide, floorTo, proRata } from './rounding';
+
+const m = (v: string) => new Money(v);
+
+describe('divide', () => {
+  it('rounds a non-terminating quotient down, up or half-even at the scale', () => {
+    expect(divide(m('100'), 3, 8, 'down').toFixed()).toBe('33.33333333');
+    expect(divide(m('100'), 3, 8, 'up').toFixed()).toBe('33.33333334');
+    expect(divide(m('200'), 3, 8, 'half-even').toFixed()).toBe('66.66666667');
+  });
+
+  it('is exact beyond Money 18 places: a remainder past them still rounds up', () => {
+    // 1 + 1e-20 over 1: the 18-place division would drop the tail, the exact remainder does not.
+    expect(divide(m('1.00000000000000000001'), 1, 8, 'up').toFixed()).toBe('1.00000001');
+  });
+
+  it('breaks exact halves towards the even neighbour', () => {
+    expect(divide(m('0.000000025'), 1, 8, 'half-even').toFixed()).toBe('0.00000002');
+    expect(divide(m('0.000000035'), 1, 8, 'half-even').toFixed()).toBe('0.00000004');
+  });
+
+  it('leaves terminating quotients unchanged in every mode', () => {
+    for (const mode of ['down', 'up', 'half-even'] as const)
+      expect(divide(m('10.05'), 3, 8, mode).toFixed()).toBe('3.35');
+  });
+
+  it('refuses negative dividends and non-positive divisors', () => {
+    expect(() => divide(m('-1'), 2, 8, 'down')).toThrow();
+    expect(() => divide(m('1'), 0, 8, 'down')).toThrow();
+  });
+});
+
+describe('proRata, ceilTo, floorTo', () => {
+  it('takes a share of an amount', () => {
+    expect(proRata(m('30.2'), m('1'), m('3'), 8, 'down').toFixed()).toBe('10.06666666');
+  });
+
+  it('rounds to 8 decimals towards +/- infinity', () => {
+    expect(ceilTo(m('0.000246913578')).toFixed()).toBe('0.00024692');
+    expect(floorTo(m('-0.000246913578')).toFixed()).toBe('-0.00024692');
+    expect(floorTo(m('0.000246913578')).toFixed()).toBe('0.00024691');
+  });
+});
