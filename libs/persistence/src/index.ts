@@ -1,1 +1,10 @@
-export {};
+export * from './columns';
+export * from './ids';
+export * from './entities';
+export * from './migrations';
+export * from './data-source';
+export * from './database';
+export * from './embedded/embedded-postgres';
+export * from './repositories';
+export * from './persistence.module';
+export * from './testing/test-schema';

@@ -1,0 +1,126 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * The embedded database runs in child processes: PGlite is ESM and Jest's CommonJS runtime cannot
+ * import() it. The children run this library compiled by swc with the build's .swcrc into a private
+ * directory (not dist/, which other test files rebuild concurrently).
+ */
+const REPO = join(__dirname, '..', '..', '..', '..');
+const INITIAL = ['InitialSchema1763712000000'];
+
+interface ProbeResult {
+  applied: string[];
+  values: string[];
+  incomes: string[];
+  pid: number;
+}
+
+let outDir: string;
+let probeJs: string;
+const dataDirs: string[] = [];
+const children = new Set<ChildProcess>();
+
+beforeAll(() => {
+  mkdirSync(join(REPO, 'tmp'), { recursive: true });
+  outDir = mkdtempSync(join(REPO, 'tmp', 'persistence-probe-'));
+  chmodSync(outDir, 0o755);
+  execFileSync(
+    join(REPO, 'node_modules', '.bin', 'swc'),
+    ['libs/persistence/src', '-d', outDir, '--config-file', '.swcrc', '--ignore', '**/*.spec.ts', '--quiet'],
+    { cwd: REPO, stdio: 'inherit' },
+  );
+  probeJs = join(outDir, 'libs', 'persistence', 'src', 'embedded', 'embedded-probe.js');
+});
+
+afterAll(() => {
+  for (const child of children) child.kill('SIGKILL');
+  rmSync(outDir, { recursive: true, force: true });
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+function newDataDir(uid?: number): string {
+  const dir = mkdtempSync(join(tmpdir(), 'perp-embedded-pg-'));
+  if (uid !== undefined) chownSync(dir, uid, uid);
+  dataDirs.push(dir);
+  return dir;
+}
+
+/** Starts the probe; resolves with its report and a way to wait for (or force) its exit. */
+function probe(dataDir: string, value: string, opts: { hold?: boolean; uid?: number } = {}) {
+  const child = spawn(process.execPath, [probeJs, dataDir, value, ...(opts.hold ? ['--hold'] : [])], {
+    cwd: REPO,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(opts.uid !== undefined ? { uid: opts.uid, gid: opts.uid } : {}),
+  });
+  children.add(child);
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      children.delete(child);
+      resolve(code);
+    }),
+  );
+  const report = new Promise<ProbeResult>((resolve, reject) => {
+    child.stdout.on('data', () => {
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line && out.includes('\n')) resolve(JSON.parse(line) as ProbeResult);
+    });
+    void exited.then((code) => reject(new Error(`probe exited with ${code} before reporting:\n${err}`)));
+  });
+  report.catch(() => undefined); // only an awaited report may fail a test (the intruder never reports)
+  return { child, report, exited, stderr: () => err };
+}
+
+describe('embedded Postgres (PGlite behind the wire protocol, in child processes)', () => {
+  it('keeps committed data across a kill and restarts, migrates once, and locks its directory', async () => {
+    const dataDir = newDataDir();
+
+    const first = probe(dataDir, 'A', { hold: true });
+    expect(await first.report).toMatchObject({ applied: INITIAL, values: [], incomes: [] });
+
+    const intruder = probe(dataDir, 'X');
+    expect(await intruder.exited).toBe(1);
+    expect(intruder.stderr()).toContain(`the embedded database is in use by process ${first.child.pid}`);
+
+    first.child.kill('SIGKILL');
+    await first.exited;
+    expect(existsSync(join(dataDir, 'pg.lock'))).toBe(true);
+
+    const second = probe(dataDir, 'B');
+    expect(await second.report).toMatchObject({
+      applied: [],
+      values: ['A'],
+      incomes: ['123456789.123456789012345678'],
+    });
+    expect(await second.exited).toBe(0);
+
+    const third = probe(dataDir, 'C');
+    expect(await third.report).toMatchObject({
+      applied: [],
+      values: ['A', 'B'],
+      incomes: ['123456789.123456789012345678', '223456789.123456789012345678'],
+    });
+    expect(await third.exited).toBe(0);
+    expect(existsSync(join(dataDir, 'pg.lock'))).toBe(false);
+    expect(statSync(join(dataDir, 'pg')).mode & 0o777).toBe(0o700);
+  }, 90_000);
+
+  it(`runs as an unprivileged user${process.getuid?.() === 0 ? ' (here: nobody, as the tests run as root)' : ''}`, async () => {
+    // As root, also prove the non-root case; as a normal user the test above already was one.
+    const uid = process.getuid?.() === 0 ? 65534 : undefined;
+    const dataDir = newDataDir(uid);
+    const first = probe(join(dataDir, 'data'), 'N1', { uid });
+    expect(await first.report).toMatchObject({ applied: INITIAL, values: [] });
+    expect(await first.exited).toBe(0);
+    const second = probe(join(dataDir, 'data'), 'N2', { uid });
+    expect(await second.report).toMatchObject({ applied: [], values: ['N1'] });
+    expect(await second.exited).toBe(0);
+    if (uid !== undefined) expect(statSync(join(dataDir, 'data', 'pg')).uid).toBe(uid);
+  }, 90_000);
+});

@@ -1,0 +1,4 @@
+import { InitialSchema1763712000000 } from './1763712000000-initial-schema';
+
+/** Every migration, oldest first. Listed as classes (not globs) so dist/ and Jest load the same code. */
+export const MIGRATIONS = [InitialSchema1763712000000];

@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
+import { ApiKeyEntity, type ApiKeyStatus } from '../entities/api-key.entity';
+import { UserEntity } from '../entities/user.entity';
+import { BaseRepository } from './base.repository';
+
+/** The spec's ceiling of keys per account per deployment. */
+export const MAX_API_KEYS_PER_USER = 30;
+
+export class ApiKeyLimitReachedError extends Error {
+  constructor(readonly limit: number) {
+    super(`at most ${limit} API keys per account`);
+    this.name = 'ApiKeyLimitReachedError';
+  }
+}
+
+export interface NewApiKey {
+  userId: string;
+  apiKey: string;
+  secretCiphertext: string;
+  label?: string;
+  ipWhitelist?: string;
+}
+
+export interface ApiKeyPatch {
+  label?: string;
+  ipWhitelist?: string;
+  status?: ApiKeyStatus;
+}
+
+export class ApiKeyRepository extends BaseRepository<ApiKeyEntity> {
+  constructor(manager: EntityManager) {
+    super(manager, ApiKeyEntity);
+  }
+
+  /**
+   * Adds a key unless the user already has `maxPerUser` (then ApiKeyLimitReachedError). The user's
+   * row is locked for the count and the insert, so concurrent requests cannot both slip under it.
+   */
+  async create(input: NewApiKey, maxPerUser = MAX_API_KEYS_PER_USER): Promise<ApiKeyEntity> {
+    return this.manager.transaction(async (m) => {
+      const user = await m
+        .createQueryBuilder(UserEntity, 'u')
+        .setLock('pessimistic_write')
+        .where('u.id = :id', { id: input.userId })
+        .getOne();
+      if (!user) throw new Error(`unknown user ${input.userId}`);
+      if ((await m.countBy(ApiKeyEntity, { userId: input.userId })) >= maxPerUser)
+        throw new ApiKeyLimitReachedError(maxPerUser);
+      const id = randomUUID();
+      await m.insert(ApiKeyEntity, {
+        id,
+        userId: input.userId,
+        apiKey: input.apiKey,
+        secretCiphertext: input.secretCiphertext,
+        label: input.label ?? '',
+        ipWhitelist: input.ipWhitelist ?? '',
+      });
+      return m.findOneByOrFail(ApiKeyEntity, { id });
+    });
+  }
+
+  /** The key a signed request names (any status: the caller answers API_KEY_DISABLED itself). */
+  async findByApiKey(apiKey: string): Promise<ApiKeyEntity | undefined> {
+    return (await this.repo.findOneBy({ apiKey })) ?? undefined;
+  }
+
+  async findForUser(userId: string, id: string): Promise<ApiKeyEntity | undefined> {
+    return (await this.repo.findOneBy({ id, userId })) ?? undefined;
+  }
+
+  /** Oldest first. */
+  listByUser(userId: string): Promise<ApiKeyEntity[]> {
+    return this.repo.find({ where: { userId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  countByUser(userId: string): Promise<number> {
+    return this.repo.countBy({ userId });
+  }
+
+  /** Applies the given fields to the user's key; undefined when the key is not theirs or absent. */
+  async update(userId: string, id: string, patch: ApiKeyPatch): Promise<ApiKeyEntity | undefined> {
+    const fields = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+    if (Object.keys(fields).length > 0) await this.repo.update({ id, userId }, fields);
+    return this.findForUser(userId, id);
+  }
+
+  async delete(userId: string, id: string): Promise<boolean> {
+    return ((await this.repo.delete({ id, userId })).affected ?? 0) > 0;
+  }
+
+  async touchLastUsed(id: string, at: Date = new Date()): Promise<void> {
+    await this.repo.update({ id }, { lastUsedAt: at });
+  }
+}

@@ -1,0 +1,57 @@
+import type { EntityManager } from 'typeorm';
+import { EngineSnapshotEntity } from '../entities/engine-snapshot.entity';
+import { BaseRepository } from './base.repository';
+import { type OffsetMark, ProcessedOffsetRepository } from './processed-offset.repository';
+
+export interface NewSnapshot {
+  topic: string;
+  partition: number;
+  offset: string;
+  state: Buffer;
+  version?: number;
+}
+
+export class EngineSnapshotRepository extends BaseRepository<EngineSnapshotEntity> {
+  constructor(manager: EntityManager) {
+    super(manager, EngineSnapshotEntity);
+  }
+
+  /**
+   * Stores a snapshot and, in the same transaction, the marks of the inputs it includes: after a
+   * crash, state and marks are restored together, never one without the other.
+   */
+  async save(snapshot: NewSnapshot, marks: OffsetMark[] = []): Promise<void> {
+    await this.manager.transaction(async (m) => {
+      await m
+        .createQueryBuilder()
+        .insert()
+        .into(EngineSnapshotEntity)
+        .values({ ...snapshot, version: snapshot.version ?? 1 })
+        .orUpdate(['state', 'version', 'created_at'], ['topic', 'partition', 'offset'])
+        .execute();
+      const offsets = new ProcessedOffsetRepository(m);
+      for (const mark of marks) await offsets.advance(mark);
+    });
+  }
+
+  /** The snapshot at the highest offset of a partition. */
+  async latest(topic: string, partition: number): Promise<EngineSnapshotEntity | undefined> {
+    return (await this.repo.findOne({ where: { topic, partition }, order: { offset: 'DESC' } })) ?? undefined;
+  }
+
+  /** Deletes all but the newest `keep` snapshots of a partition; returns how many went. */
+  async prune(topic: string, partition: number, keep: number): Promise<number> {
+    if (!Number.isInteger(keep) || keep < 1) throw new RangeError(`keep must be >= 1: ${keep}`);
+    // A CTE: TypeORM returns [rows, count] for a bare DELETE but plain rows for a SELECT.
+    const [{ n }]: { n: number }[] = await this.manager.query(
+      `WITH gone AS (
+         DELETE FROM ${this.table()} s WHERE s.topic = $1 AND s."partition" = $2 AND s."offset" < (
+           SELECT "offset" FROM ${this.table()} WHERE topic = $1 AND "partition" = $2
+           ORDER BY "offset" DESC OFFSET $3 LIMIT 1)
+         RETURNING 1)
+       SELECT count(*)::int AS n FROM gone`,
+      [topic, partition, keep - 1],
+    );
+    return n;
+  }
+}

@@ -1,0 +1,46 @@
+import type { EntityManager, SelectQueryBuilder } from 'typeorm';
+import { IncomeEntity, type IncomeType } from '../entities/income.entity';
+import { BaseRepository, type HistoryWindow } from './base.repository';
+
+export interface IncomeFilter extends Omit<HistoryWindow, 'order'> {
+  symbol?: string;
+  /** One type, several, or (undefined or empty) all. */
+  incomeType?: IncomeType | readonly IncomeType[];
+}
+
+export class IncomeRepository extends BaseRepository<IncomeEntity> {
+  constructor(manager: EntityManager) {
+    super(manager, IncomeEntity);
+  }
+
+  /** Inserts rows whose id is new and skips the others (replays); returns how many were new. */
+  async insertMany(rows: IncomeEntity[]): Promise<number> {
+    if (rows.length === 0) return 0;
+    const result = await this.repo
+      .createQueryBuilder()
+      .insert()
+      .values(rows)
+      .orIgnore()
+      .returning(['id'])
+      .execute();
+    return (result.raw as unknown[]).length;
+  }
+
+  /**
+   * GET /fapi/v1/income: newest first, then truncated to the limit. With one income type the
+   * (user_id, income_type, time, id) index serves the order directly, else (user_id, time, id).
+   */
+  listByUser(userId: string, filter: IncomeFilter = {}): Promise<IncomeEntity[]> {
+    return this.query(userId, filter).getMany();
+  }
+
+  /** The query of `listByUser` (exposed so its plan can be checked). */
+  query(userId: string, filter: IncomeFilter = {}): SelectQueryBuilder<IncomeEntity> {
+    const qb = this.repo.createQueryBuilder('i').where('i.user_id = :userId', { userId });
+    const types = filter.incomeType === undefined ? [] : [filter.incomeType].flat();
+    if (types.length === 1) qb.andWhere('i.income_type = :type', { type: types[0] });
+    else if (types.length > 1) qb.andWhere('i.income_type IN (:...types)', { types });
+    if (filter.symbol !== undefined) qb.andWhere('i.symbol = :symbol', filter);
+    return this.applyWindow(qb, 'i.time', { ...filter, order: 'desc' }, 'i.id');
+  }
+}

@@ -1,0 +1,83 @@
+import type { EntityManager } from 'typeorm';
+import { ProcessedOffsetEntity } from '../entities/processed-offset.entity';
+import { BaseRepository } from './base.repository';
+
+/** "Consumer `consumer` has applied every input of (topic, partition) up to `offset`." */
+export interface OffsetMark {
+  consumer: string;
+  topic: string;
+  partition: number;
+  offset: string;
+}
+
+export type ApplyOnceResult<T> = { applied: true; result: T } | { applied: false; highWaterMark: string };
+
+/**
+ * High-water marks of the exactly-once scheme: an input at or below its consumer's mark for that
+ * partition was applied already and is skipped (a replay after a crash re-delivers it).
+ */
+export class ProcessedOffsetRepository extends BaseRepository<ProcessedOffsetEntity> {
+  constructor(manager: EntityManager) {
+    super(manager, ProcessedOffsetEntity);
+  }
+
+  async get(consumer: string, topic: string, partition: number): Promise<string | undefined> {
+    return (await this.repo.findOneBy({ consumer, topic, partition }))?.offset;
+  }
+
+  listByConsumer(consumer: string): Promise<ProcessedOffsetEntity[]> {
+    return this.repo.find({ where: { consumer }, order: { topic: 'ASC', partition: 'ASC' } });
+  }
+
+  /** Moves the mark forward to `offset`; never backwards. True when it moved. */
+  async advance(mark: OffsetMark): Promise<boolean> {
+    const rows: unknown[] = await this.manager.query(
+      `INSERT INTO ${this.table()} AS p (consumer, topic, "partition", "offset", updated_at)
+       VALUES ($1, $2, $3, $4, now())
+       ON CONFLICT (consumer, topic, "partition")
+       DO UPDATE SET "offset" = EXCLUDED."offset", updated_at = now() WHERE p."offset" < EXCLUDED."offset"
+       RETURNING consumer`,
+      [mark.consumer, mark.topic, mark.partition, checkOffset(mark.offset)],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * Runs `apply` and advances the mark to `mark.offset` in one transaction, unless the mark is
+   * already there (then `apply` does not run). The mark's row is locked, so two instances of a
+   * consumer (a rebalance in progress) cannot both apply the same input. `apply` must write through
+   * the manager it is given.
+   */
+  async applyOnce<T>(
+    mark: OffsetMark,
+    apply: (manager: EntityManager) => Promise<T>,
+  ): Promise<ApplyOnceResult<T>> {
+    const offset = BigInt(checkOffset(mark.offset));
+    return this.manager.transaction(async (m) => {
+      const key = [mark.consumer, mark.topic, mark.partition];
+      await m.query(
+        `INSERT INTO ${this.table()} (consumer, topic, "partition", "offset") VALUES ($1, $2, $3, -1)
+         ON CONFLICT DO NOTHING`,
+        key,
+      );
+      const [row]: { offset: string }[] = await m.query(
+        `SELECT "offset"::text AS "offset" FROM ${this.table()}
+         WHERE consumer = $1 AND topic = $2 AND "partition" = $3 FOR UPDATE`,
+        key,
+      );
+      if (BigInt(row.offset) >= offset) return { applied: false, highWaterMark: row.offset };
+      const result = await apply(m);
+      await m.query(
+        `UPDATE ${this.table()} SET "offset" = $4, updated_at = now()
+         WHERE consumer = $1 AND topic = $2 AND "partition" = $3`,
+        [...key, mark.offset],
+      );
+      return { applied: true, result };
+    });
+  }
+}
+
+function checkOffset(offset: string): string {
+  if (!/^\d+$/.test(offset)) throw new TypeError(`not a log offset: ${offset}`);
+  return offset;
+}
