@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { loadOrCreateKeyFile } from '../secrets/key-file';
+import { MasterKeyring, parseMasterKey } from '../secrets/secret-cipher';
+
+/** Default JWT lifetime: one day, a session's worth; the client logs in again with its wallet. */
+export const DEFAULT_JWT_TTL_SECONDS = 24 * 60 * 60;
+
+/** Files in the data directory that hold generated secrets in embedded mode (mode 0600). */
+export const MASTER_KEY_FILE = 'api-key-master.key';
+export const JWT_SECRET_FILE = 'jwt-secret.key';
+
+const masterKey = z.string().refine((v) => {
+  try {
+    parseMasterKey(v);
+    return true;
+  } catch {
+    return false;
+  }
+}, '32 bytes as 64 hex digits or base64');
+
+/** The environment variables this library reads; merge into the app's schema to validate at start. */
+export const authEnvSchema = z.object({
+  API_KEY_MASTER_KEY: masterKey.optional(),
+  /** Comma-separated older master keys, still used to decrypt during a rotation. */
+  API_KEY_MASTER_KEY_PREVIOUS: z
+    .string()
+    .default('')
+    .refine((v) => v.trim() === '' || v.split(',').every((k) => masterKey.safeParse(k).success), {
+      message: 'comma-separated keys, each 32 bytes as 64 hex digits or base64',
+    }),
+  JWT_SECRET: z.string().min(32, 'at least 32 characters').optional(),
+  JWT_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(30 * 24 * 60 * 60)
+    .default(DEFAULT_JWT_TTL_SECONDS),
+});
+
+export interface AuthSecrets {
+  masterKeys: MasterKeyring;
+  jwtSecret: string;
+  jwtTtlSeconds: number;
+}
+
+/**
+ * Reads the auth variables; an unset API_KEY_MASTER_KEY or JWT_SECRET is generated once into
+ * `dataDir` (embedded mode). Without `dataDir` (cluster mode: every gateway replica must share
+ * them) both are required. Errors name the variable, never its value.
+ */
+export async function loadAuthSecrets(
+  env: NodeJS.ProcessEnv = process.env,
+  options: { dataDir?: string } = {},
+): Promise<AuthSecrets> {
+  const parsed = authEnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const { dataDir } = options;
+  const missing = (name: string) =>
+    new Error(`invalid configuration:\n  ${name}: required when there is no data directory`);
+
+  let current: Buffer;
+  if (e.API_KEY_MASTER_KEY !== undefined) current = parseMasterKey(e.API_KEY_MASTER_KEY);
+  else if (dataDir !== undefined) current = await loadOrCreateKeyFile(dataDir, MASTER_KEY_FILE);
+  else throw missing('API_KEY_MASTER_KEY');
+  const previous =
+    e.API_KEY_MASTER_KEY_PREVIOUS.trim() === ''
+      ? []
+      : e.API_KEY_MASTER_KEY_PREVIOUS.split(',').map((k) => parseMasterKey(k, 'API_KEY_MASTER_KEY_PREVIOUS'));
+
+  let jwtSecret: string;
+  if (e.JWT_SECRET !== undefined) jwtSecret = e.JWT_SECRET;
+  else if (dataDir !== undefined)
+    jwtSecret = (await loadOrCreateKeyFile(dataDir, JWT_SECRET_FILE)).toString('hex');
+  else throw missing('JWT_SECRET');
+
+  return { masterKeys: new MasterKeyring(current, previous), jwtSecret, jwtTtlSeconds: e.JWT_TTL_SECONDS };
+}
