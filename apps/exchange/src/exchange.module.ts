@@ -5,16 +5,17 @@ import { KeeperModule } from '@perp/keeper';
 import { MarketDataModule } from '@perp/market-data';
 import { MatchingEngineModule } from '@perp/matching-engine';
 import { RiskModule } from '@perp/risk';
-import { type AppConfig, RuntimeModule } from '@perp/runtime';
+import { InfrastructureModule, type InfrastructureOptions } from '@perp/infrastructure';
+import type { AppConfig } from '@perp/runtime';
 
 /** Every app's module in one process: the embedded exchange. */
 @Module({})
 export class ExchangeModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, options: InfrastructureOptions = {}): DynamicModule {
     return {
       module: ExchangeModule,
       imports: [
-        RuntimeModule.forRoot(config),
+        InfrastructureModule.forRoot(config, options),
         GatewayModule,
         MatchingEngineModule,
         RiskModule,

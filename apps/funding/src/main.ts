@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
-import { bootstrap, RuntimeModule } from '@perp/runtime';
+import { InfrastructureModule } from '@perp/infrastructure';
+import { bootstrap } from '@perp/runtime';
 import { FundingModule } from './funding.module';
 
 void bootstrap('funding', (config) => {
-  @Module({ imports: [RuntimeModule.forRoot(config), FundingModule] })
+  @Module({ imports: [InfrastructureModule.forRoot(config), FundingModule] })
   class FundingApp {}
   return FundingApp;
 });

@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
-import { bootstrap, RuntimeModule } from '@perp/runtime';
+import { InfrastructureModule } from '@perp/infrastructure';
+import { bootstrap } from '@perp/runtime';
 import { GatewayModule } from './gateway.module';
 
 void bootstrap('gateway', (config) => {
-  @Module({ imports: [RuntimeModule.forRoot(config), GatewayModule] })
+  @Module({ imports: [InfrastructureModule.forRoot(config), GatewayModule] })
   class GatewayApp {}
   return GatewayApp;
 });

@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
-import { bootstrap, RuntimeModule } from '@perp/runtime';
+import { InfrastructureModule } from '@perp/infrastructure';
+import { bootstrap } from '@perp/runtime';
 import { KeeperModule } from './keeper.module';
 
 void bootstrap('keeper', (config) => {
-  @Module({ imports: [RuntimeModule.forRoot(config), KeeperModule] })
+  @Module({ imports: [InfrastructureModule.forRoot(config), KeeperModule] })
   class KeeperApp {}
   return KeeperApp;
 });

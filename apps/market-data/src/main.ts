@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
-import { bootstrap, RuntimeModule } from '@perp/runtime';
+import { InfrastructureModule } from '@perp/infrastructure';
+import { bootstrap } from '@perp/runtime';
 import { MarketDataModule } from './market-data.module';
 
 void bootstrap('market-data', (config) => {
-  @Module({ imports: [RuntimeModule.forRoot(config), MarketDataModule] })
+  @Module({ imports: [InfrastructureModule.forRoot(config), MarketDataModule] })
   class MarketDataApp {}
   return MarketDataApp;
 });

@@ -1,1 +1,3 @@
 export * from './matching-engine.module';
+export * from './engine-commands.consumer';
+export * from './markets/market-admin';

@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
-import { bootstrap, RuntimeModule } from '@perp/runtime';
+import { InfrastructureModule } from '@perp/infrastructure';
+import { bootstrap } from '@perp/runtime';
 import { MatchingEngineModule } from './matching-engine.module';
 
 void bootstrap('matching-engine', (config) => {
-  @Module({ imports: [RuntimeModule.forRoot(config), MatchingEngineModule] })
+  @Module({ imports: [InfrastructureModule.forRoot(config), MatchingEngineModule] })
   class MatchingEngineApp {}
   return MatchingEngineApp;
 });

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
+import { EngineCommandsConsumer } from './engine-commands.consumer';
+import { MarketAdmin } from './markets/market-admin';
 
-/** order books and matching; shards own symbols. No business logic yet: see README's status table. */
-@Module({})
+/** Matching-engine shards: consume engine commands of the symbols' partitions they own. */
+@Module({ providers: [MarketAdmin, EngineCommandsConsumer] })
 export class MatchingEngineModule {}

@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
-import { bootstrap, RuntimeModule } from '@perp/runtime';
+import { InfrastructureModule } from '@perp/infrastructure';
+import { bootstrap } from '@perp/runtime';
 import { RiskModule } from './risk.module';
 
 void bootstrap('risk', (config) => {
-  @Module({ imports: [RuntimeModule.forRoot(config), RiskModule] })
+  @Module({ imports: [InfrastructureModule.forRoot(config), RiskModule] })
   class RiskApp {}
   return RiskApp;
 });

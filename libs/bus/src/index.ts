@@ -1,1 +1,7 @@
-export {};
+export * from './bus';
+export { KeyPartitioner, murmur2, partitionOf } from './partitioner';
+export { silentLogger } from './logger';
+export { MemoryBus, type MemoryBusOptions } from './memory/memory-bus';
+export type { FsyncPolicy, JournalOptions } from './memory/journal';
+export { KafkaBus, type KafkaBusOptions, type KafkaConsumerTuning } from './kafka/kafka-bus';
+export { BusModule, type BusModuleOptions, createBus } from './bus.module';

@@ -1,5 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port';
 
@@ -15,6 +16,7 @@ export function ensureBuilt(): void {
 
 export interface RunningApp {
   url: string;
+  dataDir: string;
   port: number;
   child: ChildProcess;
   output: () => string;
@@ -30,13 +32,21 @@ export async function startAppProcess(
 ): Promise<RunningApp> {
   ensureBuilt();
   const port = await freePort();
+  const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), `perp-${app}-`));
   let out = '';
   const child = spawn(
     process.execPath,
     ['--enable-source-maps', join(REPO_ROOT, `dist/apps/${app}/src/main.js`)],
     {
       cwd: REPO_ROOT,
-      env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
+      env: {
+        ...process.env,
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        LOG_LEVEL: 'warn',
+        DATA_DIR: dataDir,
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
@@ -61,6 +71,7 @@ export async function startAppProcess(
   }
   return {
     url,
+    dataDir,
     port,
     child,
     output: () => out,

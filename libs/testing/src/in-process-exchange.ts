@@ -1,20 +1,51 @@
 import type { INestApplication } from '@nestjs/common';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ExchangeModule } from '@perp/exchange';
+import { createTestSchema } from '@perp/persistence';
 import { createHttpApp, loadAppConfig } from '@perp/runtime';
 import { REPO_ROOT } from './exchange-process';
-import { join } from 'node:path';
+
+export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
 
 export interface InProcessExchange {
   app: INestApplication;
   url: string;
+  adminToken: string;
   close: () => Promise<void>;
 }
 
-/** The embedded exchange inside the test process, on a free loopback port. */
+/**
+ * The embedded exchange inside the test process, on a free loopback port: memory bus (no journal),
+ * a fresh schema of the real test Postgres, memory hot store.
+ */
 export async function startInProcessExchange(env: Record<string, string> = {}): Promise<InProcessExchange> {
-  const config = loadAppConfig({ DEPLOY_DIR: join(REPO_ROOT, 'deploy'), LOG_LEVEL: 'error', ...env });
-  const app = await createHttpApp(ExchangeModule.forRoot(config), config, 'exchange-test');
+  const dataDir = mkdtempSync(join(tmpdir(), 'perp-exchange-'));
+  const schema = await createTestSchema();
+  const config = loadAppConfig({
+    DEPLOY_DIR: join(REPO_ROOT, 'deploy'),
+    DATA_DIR: dataDir,
+    DATABASE_URL: schema.url,
+    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    LOG_LEVEL: 'error',
+    ...env,
+  });
+  const app = await createHttpApp(
+    ExchangeModule.forRoot(config, { schema: schema.schema, journal: false }),
+    config,
+    'exchange-test',
+  );
   await app.listen(0, '127.0.0.1');
   const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
-  return { app, url, close: () => app.close() };
+  return {
+    app,
+    url,
+    adminToken: config.ADMIN_TOKEN ?? TEST_ADMIN_TOKEN,
+    close: async () => {
+      await app.close();
+      await schema.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }

@@ -26,6 +26,10 @@ export const NATIVE_ERRORS = {
   ERR_NO_DATA: 404,
   CIRCUIT_OPEN: 503,
   PRICE_DATA_UNAVAILABLE: 503,
+  /** Not in the spec's table: operator (admin) outcomes. */
+  MARKET_EXISTS: 409,
+  MARKET_DELISTED: 409,
+  SERVICE_UNAVAILABLE: 503,
   /** Not in the spec's table: a request body or parameter that fails validation. */
   INVALID_REQUEST: 400,
   NOT_FOUND: 404,

@@ -120,3 +120,17 @@ export const fundingEvent = z.object({
   fundingTime: ms,
 });
 export type FundingEvent = z.infer<typeof fundingEvent>;
+
+/**
+ * The engine -> everyone, keyed by symbol, one partition: each market's whole current configuration
+ * after an operator change (compacted in Kafka: the latest message per symbol is the market).
+ */
+export const marketState = z.object({
+  ...envelope,
+  type: z.literal('market.state'),
+  symbol,
+  market: z.record(z.string(), z.unknown()),
+  actor: z.string(),
+  action: z.enum(['add', 'pause', 'resume', 'delist']),
+});
+export type MarketState = z.infer<typeof marketState>;

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { engineCommand, reply, riskCommand } from './commands';
-import { accountEvent, engineEvent, fundingEvent, priceEvent } from './events';
+import { accountEvent, engineEvent, fundingEvent, marketState, priceEvent } from './events';
 
 /**
  * The public topic contract: names carry the schema's major version; every message carries `v`.
@@ -13,6 +13,7 @@ export const TOPICS = {
   accountEvents: { name: 'perp.account.events.v1', key: 'user address', schema: accountEvent, partitions: 8 },
   prices: { name: 'perp.prices.v1', key: 'symbol', schema: priceEvent, partitions: 4 },
   funding: { name: 'perp.funding.v1', key: 'symbol', schema: fundingEvent, partitions: 4 },
+  markets: { name: 'perp.markets.v1', key: 'symbol', schema: marketState, partitions: 1 },
   replies: { name: 'perp.replies.v1', key: 'requester id', schema: reply, partitions: 4 },
 } as const satisfies Record<string, { name: string; key: string; schema: z.ZodType; partitions: number }>;
 

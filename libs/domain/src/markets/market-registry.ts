@@ -28,6 +28,11 @@ export class MarketRegistry {
     this.bySymbol.set(market.symbol, market);
   }
 
+  /** Replaces or adds a market as a whole (the projection of the markets topic). */
+  upsert(market: Market): void {
+    this.bySymbol.set(market.symbol, market);
+  }
+
   setStatus(symbol: string, status: MarketStatus): Market {
     const m = this.find(symbol);
     if (!m) throw new Error(`unknown market ${symbol}`);

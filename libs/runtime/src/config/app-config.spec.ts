@@ -23,4 +23,23 @@ describe('loadAppConfig', () => {
   it('rejects a short admin token', () => {
     expect(() => loadAppConfig({ ADMIN_TOKEN: 'short' })).toThrow('ADMIN_TOKEN');
   });
+
+  it('carries the gateway auth secrets through as optional strings', () => {
+    const c = loadAppConfig({
+      JWT_SECRET: 'j'.repeat(40),
+      API_KEY_MASTER_KEY: 'a'.repeat(64),
+      JWT_TTL_SECONDS: '600',
+    });
+    expect([c.JWT_SECRET, c.API_KEY_MASTER_KEY, c.JWT_TTL_SECONDS]).toEqual([
+      'j'.repeat(40),
+      'a'.repeat(64),
+      '600',
+    ]);
+    const d = loadAppConfig({});
+    expect([d.JWT_SECRET, d.API_KEY_MASTER_KEY, d.API_KEY_MASTER_KEY_PREVIOUS]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
+  });
 });

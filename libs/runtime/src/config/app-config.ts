@@ -31,6 +31,11 @@ export const envSchema = z
     REDIS_URL: url(['redis:', 'rediss:']).optional(),
     ADMIN_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
     TRUSTED_PROXIES: z.string().default(''),
+    // Gateway auth secrets; validated by @perp/auth loadAuthSecrets (generated in embedded mode).
+    JWT_SECRET: z.string().optional(),
+    JWT_TTL_SECONDS: z.string().optional(),
+    API_KEY_MASTER_KEY: z.string().optional(),
+    API_KEY_MASTER_KEY_PREVIOUS: z.string().optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'log', 'debug', 'verbose']).default('log'),
   })
   .superRefine((env, ctx) => {

@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { Bus, BusTimeoutError } from '@perp/bus';
+import { type EngineCommand, NativeError, type NativeErrorCode, type Reply, TOPICS } from '@perp/contracts';
+import { type MarketStatus, MarketRegistry, normalizeSymbol } from '@perp/domain';
+import { AdminTokenGuard } from './admin-token.guard';
+
+const ENGINE_TIMEOUT_MS = 5_000;
+
+/** Operator market changes; each is a command on the log, applied by the engine owning the symbol. */
+@Controller('admin/v1/markets')
+@UseGuards(AdminTokenGuard)
+export class AdminMarketsController {
+  constructor(
+    private readonly bus: Bus,
+    private readonly markets: MarketRegistry,
+  ) {}
+
+  @Post()
+  @HttpCode(200)
+  add(@Body() body: unknown) {
+    const market = (body ?? {}) as Record<string, unknown>;
+    if (typeof market.symbol !== 'string') throw new NativeError('INVALID_REQUEST', 'symbol is required');
+    const symbol = normalizeSymbol(market.symbol);
+    return this.send({
+      ...this.envelope(),
+      type: 'market.add',
+      symbol,
+      market: { ...market, symbol },
+      actor: 'admin',
+    });
+  }
+
+  @Post(':symbol/pause')
+  @HttpCode(200)
+  pause(@Param('symbol') symbol: string) {
+    return this.setStatus(symbol, 'HALT');
+  }
+
+  @Post(':symbol/resume')
+  @HttpCode(200)
+  resume(@Param('symbol') symbol: string) {
+    return this.setStatus(symbol, 'TRADING');
+  }
+
+  @Post(':symbol/delist')
+  @HttpCode(200)
+  delist(@Param('symbol') symbol: string) {
+    return this.setStatus(symbol, 'CLOSE');
+  }
+
+  private setStatus(raw: string, status: MarketStatus) {
+    const market = this.markets.find(raw);
+    if (!market) throw new NativeError('INVALID_MARKET', `market ${raw} not found`);
+    return this.send({
+      ...this.envelope(),
+      type: 'market.status',
+      symbol: market.symbol,
+      status,
+      actor: 'admin',
+    });
+  }
+
+  private envelope() {
+    return { id: `admin/${randomUUID()}`, v: 1 as const, time: Date.now() };
+  }
+
+  private async send(cmd: EngineCommand) {
+    let reply: Reply;
+    try {
+      reply = (
+        await this.bus.request<Reply>(TOPICS.engineCommands.name, cmd.symbol, cmd, {
+          timeoutMs: ENGINE_TIMEOUT_MS,
+        })
+      ).value;
+    } catch (e) {
+      if (e instanceof BusTimeoutError)
+        throw new NativeError('SERVICE_UNAVAILABLE', 'the matching engine did not answer in time');
+      throw e;
+    }
+    if (!reply.ok)
+      throw new NativeError(
+        (reply.error?.code as NativeErrorCode) ?? 'INVALID_REQUEST',
+        reply.error?.msg ?? 'rejected',
+      );
+    return reply.result;
+  }
+}

@@ -1,0 +1,67 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Bus, type BusMessage, HEADER_CORRELATION_ID, nextOffset, type Subscription } from '@perp/bus';
+import { MessageValidationError, parseMessage, type Reply, TOPICS } from '@perp/contracts';
+import { MarketsProjection } from '@perp/infrastructure';
+import { MarketAdmin, MarketAdminError } from './markets/market-admin';
+
+export const ENGINE_GROUP = 'matching-engine';
+
+/**
+ * The engine shard's input: engine commands of the partitions the group assigns this member, in
+ * order. Output ids derive from (partition, offset, index), so a replay re-emits the same ids.
+ */
+@Injectable()
+export class EngineCommandsConsumer implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('engine');
+  private subscription?: Subscription;
+
+  constructor(
+    private readonly bus: Bus,
+    private readonly markets: MarketsProjection,
+    private readonly marketAdmin: MarketAdmin,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    // Commands are checked against the markets as of every earlier change.
+    await this.markets.ready();
+    this.subscription = await this.bus.subscribe({
+      groupId: ENGINE_GROUP,
+      topics: [TOPICS.engineCommands.name],
+      handler: (m) => this.handle(m),
+    });
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.subscription?.close();
+  }
+
+  private async handle(m: BusMessage): Promise<void> {
+    const eventId = `${m.topic}/${m.partition}/${m.offset}/0`;
+    let reply: Omit<Reply, 'correlationId' | 'time'>;
+    try {
+      const cmd = parseMessage('engineCommands', m.value);
+      switch (cmd.type) {
+        case 'market.status':
+        case 'market.add':
+          reply = { ok: true, result: await this.marketAdmin.apply(cmd, eventId) };
+          break;
+        default:
+          // Order commands reach the book once the order-book integration lands (README status).
+          reply = { ok: false, error: { code: -1001, msg: `${cmd.type} is not handled by this engine yet` } };
+      }
+    } catch (e) {
+      if (e instanceof MarketAdminError) reply = { ok: false, error: { code: e.code, msg: e.message } };
+      else if (e instanceof MessageValidationError) {
+        this.logger.warn(`refused malformed command ${eventId}: ${e.message}`);
+        reply = { ok: false, error: { code: 'INVALID_REQUEST', msg: e.message } };
+      } else throw e;
+    }
+    if (m.headers[HEADER_CORRELATION_ID])
+      await this.bus.reply(m, {
+        ...reply,
+        correlationId: m.headers[HEADER_CORRELATION_ID],
+        time: Date.now(),
+      });
+    await this.subscription?.commit({ topic: m.topic, partition: m.partition, offset: nextOffset(m.offset) });
+  }
+}

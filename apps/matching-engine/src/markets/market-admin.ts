@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { Bus } from '@perp/bus';
+import { type EngineCommand, TOPICS } from '@perp/contracts';
+import { type Market, type MarketStatus, MarketRegistry, parseMarket } from '@perp/domain';
+
+type MarketCommand = Extract<EngineCommand, { type: 'market.status' | 'market.add' }>;
+
+export class MarketAdminError extends Error {
+  constructor(
+    readonly code: 'INVALID_MARKET' | 'MARKET_EXISTS' | 'MARKET_DELISTED' | 'INVALID_REQUEST',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const ACTION: Record<MarketStatus, 'pause' | 'resume' | 'delist'> = {
+  HALT: 'pause',
+  TRADING: 'resume',
+  CLOSE: 'delist',
+};
+
+/**
+ * Operator changes to markets, applied by the engine in the symbol's command order: the result is
+ * published whole on the markets topic, which every process projects. CLOSE (delisted) is final.
+ */
+@Injectable()
+export class MarketAdmin {
+  constructor(
+    private readonly bus: Bus,
+    private readonly markets: MarketRegistry,
+  ) {}
+
+  async apply(cmd: MarketCommand, eventId: string): Promise<Market> {
+    const [market, action] = this.decide(cmd);
+    await this.bus.publish(TOPICS.markets.name, market.symbol, {
+      id: eventId,
+      v: 1,
+      time: cmd.time,
+      type: 'market.state',
+      symbol: market.symbol,
+      market: market as unknown as Record<string, unknown>,
+      actor: cmd.actor,
+      action,
+    });
+    this.markets.upsert(market);
+    return market;
+  }
+
+  private decide(cmd: MarketCommand): [Market, 'add' | 'pause' | 'resume' | 'delist'] {
+    if (cmd.type === 'market.add') {
+      if (this.markets.find(cmd.symbol))
+        throw new MarketAdminError('MARKET_EXISTS', `market ${cmd.symbol} already exists`);
+      try {
+        return [parseMarket(cmd.market), 'add'];
+      } catch (e) {
+        throw new MarketAdminError('INVALID_REQUEST', (e as Error).message);
+      }
+    }
+    const current = this.markets.find(cmd.symbol);
+    if (!current) throw new MarketAdminError('INVALID_MARKET', `market ${cmd.symbol} not found`);
+    if (current.status === 'CLOSE' && cmd.status !== 'CLOSE')
+      throw new MarketAdminError('MARKET_DELISTED', `market ${cmd.symbol} is delisted`);
+    return [{ ...current, status: cmd.status }, ACTION[cmd.status]];
+  }
+}

@@ -1,0 +1,89 @@
+import {
+  type DynamicModule,
+  Global,
+  Inject,
+  Injectable,
+  Module,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { join } from 'node:path';
+import { type AppConfig, Readiness } from '@perp/runtime';
+import { Bus, type BusLogger } from './bus';
+import { KafkaBus, type KafkaBusOptions } from './kafka/kafka-bus';
+import type { JournalOptions } from './memory/journal';
+import { MemoryBus } from './memory/memory-bus';
+
+export interface BusModuleOptions {
+  /** Topic name -> partition count (libs/contracts has the deployment's). */
+  topics: Readonly<Record<string, number>>;
+  /** Default reply topic of Bus.request. */
+  replyTopic?: string;
+  /** Memory mode: journal to `<DATA_DIR>/bus` (default), elsewhere, or not at all. */
+  journal?: boolean | Partial<JournalOptions>;
+  /** Kafka mode: consumer tuning, topic creation, reply listener. */
+  kafka?: Pick<KafkaBusOptions, 'consumer' | 'createTopics' | 'eagerReplyListener' | 'maxBatch'>;
+  retry?: KafkaBusOptions['retry'];
+  logger?: BusLogger;
+}
+
+/** The adapter the configuration names, not yet connected. */
+export function createBus(config: AppConfig, options: BusModuleOptions): Bus {
+  const common = {
+    topics: options.topics,
+    replyTopic: options.replyTopic,
+    retry: options.retry,
+    logger: options.logger,
+  };
+  if (config.BUS === 'kafka') {
+    if (!config.KAFKA_BROKERS) throw new Error('KAFKA_BROKERS: required when BUS=kafka');
+    return new KafkaBus({
+      ...common,
+      ...options.kafka,
+      brokers: config.KAFKA_BROKERS.split(',').map((b) => b.trim()),
+      clientId: config.KAFKA_CLIENT_ID,
+    });
+  }
+  const journal =
+    options.journal === false
+      ? undefined
+      : { dir: join(config.dataDir, 'bus'), ...(options.journal === true ? {} : options.journal) };
+  return new MemoryBus({ ...common, journal });
+}
+
+@Injectable()
+class BusShutdown implements OnApplicationShutdown {
+  constructor(@Inject(Bus) private readonly bus: Bus) {}
+
+  /** After every module's onModuleDestroy (their subscriptions close first). */
+  async onApplicationShutdown(): Promise<void> {
+    await this.bus.close();
+  }
+}
+
+/**
+ * Provides the connected `Bus` (inject it by its class) for the whole application: memory (journaled
+ * under DATA_DIR) or Kafka, as BUS says. Registers readiness check "bus"; closes on shutdown.
+ */
+@Global()
+@Module({})
+export class BusModule {
+  static forRoot(config: AppConfig, options: BusModuleOptions): DynamicModule {
+    return {
+      module: BusModule,
+      providers: [
+        {
+          provide: Bus,
+          inject: [{ token: Readiness, optional: true }],
+          useFactory: async (readiness?: Readiness) => {
+            const bus = createBus(config, options);
+            readiness?.register('bus', () => bus.isConnected());
+            await bus.connect();
+            return bus;
+          },
+        },
+        BusShutdown,
+      ],
+      exports: [Bus],
+    };
+  }
+}

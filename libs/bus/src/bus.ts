@@ -1,0 +1,190 @@
+/**
+ * The log port: an ordered, partitioned, keyed log (Kafka's model). Services code against `Bus`
+ * (also the Nest injection token); the memory and kafka adapters implement it and pass the same
+ * conformance suite (`testing/bus-conformance.ts`).
+ *
+ * Values are JSON-serialisable objects (Kafka carries them as UTF-8 JSON). Keys and header values
+ * are strings. Offsets are int64 decimal strings, as Kafka and kafkajs write them.
+ */
+
+export interface TopicPartition {
+  readonly topic: string;
+  readonly partition: number;
+}
+
+export interface TopicPartitionOffset extends TopicPartition {
+  /** int64 as a decimal string. */
+  readonly offset: string;
+}
+
+export type BusHeaders = Record<string, string>;
+
+export interface BusMessage<T = unknown> {
+  readonly topic: string;
+  readonly partition: number;
+  /** int64 as a decimal string; a partition's first message is "0". */
+  readonly offset: string;
+  readonly key: string;
+  /** Shared with every other consumer of the message in memory mode: never mutate it. */
+  readonly value: T;
+  readonly headers: Readonly<BusHeaders>;
+  /** Milliseconds since the epoch, stamped when published (Kafka CreateTime). */
+  readonly timestamp: number;
+}
+
+export type PublishResult = TopicPartitionOffset;
+
+export type MessageHandler<T = unknown> = (message: BusMessage<T>) => void | Promise<void>;
+/** Gets the member's subscription too: `subscription.seek` in onAssigned replays from a snapshot. */
+export type PartitionsListener = (
+  partitions: TopicPartition[],
+  subscription: Subscription,
+) => void | Promise<void>;
+
+export interface SubscribeOptions<T = unknown> {
+  /** Members of one group split the partitions; each message goes to one member of the group. */
+  groupId: string;
+  topics: readonly string[];
+  /**
+   * Called in offset order per partition, one message at a time per partition. A handler that throws
+   * (or rejects) gets the same message again after a backoff, and nothing after it in that partition
+   * is delivered until it succeeds: a failing message is never skipped.
+   */
+  handler: MessageHandler<T>;
+  /** Partitions this member gained. Runs before any of their messages; `seek` here to replay from a snapshot. */
+  onAssigned?: PartitionsListener;
+  /** Partitions this member lost (rebalance, close). No message of them is delivered afterwards. */
+  onRevoked?: PartitionsListener;
+  /** Where a partition the group never committed starts: the first message (default) or the end. */
+  start?: 'earliest' | 'latest';
+}
+
+export interface Subscription {
+  readonly groupId: string;
+  /** The partitions this member owns now. */
+  assignment(): TopicPartition[];
+  /**
+   * Stores the group's position. `offset` is the next offset to read (last processed + 1), as in
+   * Kafka; a member that gets the partition later starts there. In Kafka mode a commit made during a
+   * rebalance fails (the group generation moved on): the caller decides whether to retry.
+   */
+  commit(offsets: TopicPartitionOffset | readonly TopicPartitionOffset[]): Promise<void>;
+  /** The partition's next delivered message is the one at `offset`. Only for owned partitions. */
+  seek(target: TopicPartitionOffset): void;
+  /** Leaves the group: onRevoked runs and the partitions go to the remaining members. */
+  close(): Promise<void>;
+}
+
+export interface RequestOptions {
+  timeoutMs: number;
+  /** Topic the reply is published to; defaults to the adapter's `replyTopic`. */
+  replyTopic?: string;
+  headers?: BusHeaders;
+}
+
+/** Headers of request/reply. A responder answers with `Bus.reply(request, value)`. */
+export const HEADER_CORRELATION_ID = 'correlation-id';
+export const HEADER_REPLY_TO = 'reply-to';
+/** Key of the reply: the requesting bus instance, so one requester's replies share a partition. */
+export const HEADER_REPLY_KEY = 'reply-key';
+
+/** Configuration both adapters take. */
+export interface BusConfig {
+  /** Every topic the process uses, with its partition count. */
+  topics: Readonly<Record<string, number>>;
+  /** Default reply topic of `request` (must be in `topics`). */
+  replyTopic?: string;
+  logger?: BusLogger;
+  /** Backoff between redeliveries of a message whose handler threw. */
+  retry?: { initialMs?: number; maxMs?: number };
+}
+
+/** The subset of Nest's LoggerService the bus uses. */
+export interface BusLogger {
+  log(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+  debug?(message: string): void;
+}
+
+export class BusTimeoutError extends Error {
+  override readonly name = 'BusTimeoutError';
+}
+
+export class UnknownTopicError extends Error {
+  override readonly name = 'UnknownTopicError';
+  constructor(topic: string) {
+    super(`unknown topic "${topic}": add it to the bus topics configuration`);
+  }
+}
+
+export class BusClosedError extends Error {
+  override readonly name = 'BusClosedError';
+  constructor() {
+    super('the bus is not connected');
+  }
+}
+
+/** The offset after `offset` (what to commit once `offset` is processed). */
+export function nextOffset(offset: string): string {
+  return (BigInt(offset) + 1n).toString();
+}
+
+/** The port. Obtain a connected instance from `BusModule` or an adapter's constructor + `connect()`. */
+export abstract class Bus {
+  abstract readonly kind: 'memory' | 'kafka';
+
+  /** Memory: replays the journal. Kafka: connects, makes sure the topics exist. */
+  abstract connect(): Promise<void>;
+
+  /** True between a successful connect and close (Kafka: while the producer is connected). */
+  abstract isConnected(): boolean;
+
+  /**
+   * Appends to partition `partitionFor(topic, key)`; resolves once the log holds the message
+   * (memory with a journal: written to the journal file; Kafka: acknowledged by all in-sync replicas).
+   * Messages published in sequence with the same key are delivered in that order.
+   */
+  abstract publish<T>(topic: string, key: string, value: T, headers?: BusHeaders): Promise<PublishResult>;
+
+  /** Joins a consumer group; resolves once this member has its first assignment. */
+  abstract subscribe<T = unknown>(options: SubscribeOptions<T>): Promise<Subscription>;
+
+  /**
+   * Publishes a command with a correlation id and reply-to header and waits for the reply; rejects
+   * with BusTimeoutError after `timeoutMs`. A reply arriving later is dropped.
+   */
+  abstract request<TReply = unknown>(
+    topic: string,
+    key: string,
+    value: unknown,
+    options: RequestOptions,
+  ): Promise<BusMessage<TReply>>;
+
+  /**
+   * Per partition, the offset the next published message will get (Kafka's high watermark): a
+   * reader that has handled everything below it has caught up with what was published so far.
+   */
+  abstract endOffsets(topic: string): Promise<TopicPartitionOffset[]>;
+
+  /** Murmur2 partition of `key` in `topic`, the same in both adapters and in Kafka's Java client. */
+  abstract partitionFor(topic: string, key: string): number;
+
+  /** Leaves every group, fails pending requests, releases files and connections. */
+  abstract close(): Promise<void>;
+
+  /** Answers a message received with `request`. */
+  reply<T>(request: BusMessage, value: T, headers: BusHeaders = {}): Promise<PublishResult> {
+    const correlationId = request.headers[HEADER_CORRELATION_ID];
+    const replyTo = request.headers[HEADER_REPLY_TO];
+    if (!correlationId || !replyTo) {
+      return Promise.reject(
+        new Error(`message ${request.topic}/${request.partition}@${request.offset} is no request`),
+      );
+    }
+    return this.publish(replyTo, request.headers[HEADER_REPLY_KEY] ?? correlationId, value, {
+      ...headers,
+      [HEADER_CORRELATION_ID]: correlationId,
+    });
+  }
+}

@@ -1,0 +1,240 @@
+import {
+  closeSync,
+  fdatasync,
+  fdatasyncSync,
+  fstatSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import type { BusLogger } from '../bus';
+
+/**
+ * One JSON array per line:
+ *   ["t", topic, partitions]                                   a topic and its partition count
+ *   ["m", topic, partition, offset, key, value, headers|0, ts] a published message
+ *   ["c", group, topic, partition, offset]                     a committed offset
+ */
+export type JournalRecord =
+  | ['t', string, number]
+  | ['m', string, number, number, string, unknown, Record<string, string> | 0, number]
+  | ['c', string, string, number, number];
+
+export type FsyncPolicy = 'always' | 'interval' | 'never';
+
+export interface JournalOptions {
+  /** Directory of `bus.journal` (created if missing). */
+  dir: string;
+  /**
+   * When written data is forced to the disk. Every acknowledged record is already written to the
+   * file (the OS page cache) and survives a crash of the process. To survive a crash of the machine:
+   * `always` fdatasyncs each batch before acknowledging it; `interval` (default) every
+   * `fsyncIntervalMs`, so up to that window of acknowledged records can be lost; `never` leaves it to the OS.
+   */
+  fsync?: FsyncPolicy;
+  fsyncIntervalMs?: number;
+}
+
+type Done = (err?: Error) => void;
+
+const FILE = 'bus.journal';
+const LOCK = 'bus.lock';
+const READ_CHUNK = 4 << 20;
+const NEWLINE = 0x0a;
+
+/**
+ * The memory bus's append-only file. Appends made in one event-loop turn are written together by one
+ * write(2) (group commit); their callbacks run after the write, so an acknowledged record is in the
+ * file. On open, the records are replayed in order and a torn tail (a crash mid-write) is cut off.
+ */
+export class Journal {
+  private fd = -1;
+  private pending: string[] = [];
+  private callbacks: Done[] = [];
+  private scheduled = false;
+  private dirty = false;
+  private syncing = false;
+  private timer?: NodeJS.Timeout;
+  private failure?: Error;
+  private readonly fsync: FsyncPolicy;
+  private readonly path: string;
+  private readonly lockPath: string;
+
+  private constructor(
+    private readonly options: JournalOptions,
+    private readonly logger: BusLogger,
+  ) {
+    this.fsync = options.fsync ?? 'interval';
+    this.path = join(options.dir, FILE);
+    this.lockPath = join(options.dir, LOCK);
+  }
+
+  /** Takes the directory's lock, replays every record through `onRecord`, then opens for appending. */
+  static open(options: JournalOptions, logger: BusLogger, onRecord: (r: JournalRecord) => void): Journal {
+    const j = new Journal(options, logger);
+    mkdirSync(options.dir, { recursive: true });
+    j.lock();
+    try {
+      j.replay(onRecord);
+      j.fd = openSync(j.path, 'a');
+      if (j.fsync === 'interval') {
+        j.timer = setInterval(() => j.syncInBackground(), options.fsyncIntervalMs ?? 100);
+        j.timer.unref();
+      }
+    } catch (e) {
+      j.unlock();
+      throw e;
+    }
+    return j;
+  }
+
+  get error(): Error | undefined {
+    return this.failure;
+  }
+
+  /** Queues one record (`line` is its JSON, no newline); `done` runs once it is written, or with the error. */
+  append(line: string, done: Done): void {
+    if (this.failure || this.fd < 0) {
+      done(this.failure ?? new Error('journal closed'));
+      return;
+    }
+    this.pending.push(line);
+    this.callbacks.push(done);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(this.flush);
+    }
+  }
+
+  /** Writes what is queued, forces it to disk and releases the lock. */
+  close(): void {
+    if (this.fd < 0) return;
+    this.flush();
+    clearInterval(this.timer);
+    try {
+      if (!this.failure && this.fsync !== 'never') fdatasyncSync(this.fd);
+    } finally {
+      closeSync(this.fd);
+      this.fd = -1;
+      this.unlock();
+    }
+  }
+
+  private readonly flush = (): void => {
+    this.scheduled = false;
+    if (this.pending.length === 0) return;
+    const callbacks = this.callbacks;
+    const data = Buffer.from(this.pending.join('\n') + '\n');
+    this.pending = [];
+    this.callbacks = [];
+    let err: Error | undefined = this.failure;
+    if (!err) {
+      try {
+        for (let off = 0; off < data.length;) off += writeSync(this.fd, data, off);
+        if (this.fsync === 'always') fdatasyncSync(this.fd);
+        else this.dirty = true;
+      } catch (e) {
+        // A half-written batch leaves the file in an unknown state: refuse everything from now on.
+        err = this.failure = e as Error;
+        this.logger.error(`bus journal ${this.path}: ${err.message}`);
+      }
+    }
+    for (const done of callbacks) done(err);
+  };
+
+  private syncInBackground(): void {
+    if (!this.dirty || this.syncing || this.fd < 0) return;
+    this.dirty = false;
+    this.syncing = true;
+    fdatasync(this.fd, (e) => {
+      this.syncing = false;
+      if (e) this.logger.error(`bus journal ${this.path}: fdatasync: ${e.message}`);
+    });
+  }
+
+  private replay(onRecord: (r: JournalRecord) => void): void {
+    let fd: number;
+    try {
+      fd = openSync(this.path, 'r+');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw e;
+    }
+    try {
+      const size = fstatSync(fd).size;
+      const chunk = Buffer.allocUnsafe(READ_CHUNK);
+      let carry: Buffer = Buffer.alloc(0);
+      let pos = 0; // file position of carry[0]
+      let good = 0; // end of the last complete, valid record
+      let count = 0;
+      let torn = false;
+      while (!torn) {
+        const n = readSync(fd, chunk, 0, chunk.length, pos + carry.length);
+        if (n === 0) break;
+        const buf = carry.length ? Buffer.concat([carry, chunk.subarray(0, n)]) : chunk.subarray(0, n);
+        let start = 0;
+        for (let nl = buf.indexOf(NEWLINE, start); nl >= 0; nl = buf.indexOf(NEWLINE, start)) {
+          let record: JournalRecord;
+          try {
+            record = JSON.parse(buf.toString('utf8', start, nl)) as JournalRecord;
+          } catch {
+            torn = true;
+            break;
+          }
+          onRecord(record);
+          count++;
+          start = nl + 1;
+          good = pos + start;
+        }
+        if (torn) break;
+        carry = Buffer.from(buf.subarray(start));
+        pos += start;
+      }
+      if (good < size) {
+        // Written but never acknowledged (kill mid-write), or never synced (machine crash).
+        this.logger.warn(`bus journal ${this.path}: dropping ${size - good} bytes of torn tail`);
+        ftruncateSync(fd, good);
+      }
+      this.logger.log(`bus journal ${this.path}: replayed ${count} records`);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  private lock(): void {
+    try {
+      writeFileSync(this.lockPath, String(process.pid), { flag: 'wx' });
+      return;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    const holder = Number(readFileSync(this.lockPath, 'utf8'));
+    if (holder && holder !== process.pid && alive(holder)) {
+      throw new Error(`bus journal ${this.options.dir} is in use by process ${holder}`);
+    }
+    writeFileSync(this.lockPath, String(process.pid));
+  }
+
+  private unlock(): void {
+    try {
+      if (Number(readFileSync(this.lockPath, 'utf8')) === process.pid) unlinkSync(this.lockPath);
+    } catch {
+      /* already gone */
+    }
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,544 @@
+import { randomUUID } from 'node:crypto';
+import {
+  Bus,
+  BusClosedError,
+  type BusConfig,
+  type BusHeaders,
+  type BusLogger,
+  type BusMessage,
+  HEADER_CORRELATION_ID,
+  HEADER_REPLY_KEY,
+  HEADER_REPLY_TO,
+  type MessageHandler,
+  type PartitionsListener,
+  type PublishResult,
+  type RequestOptions,
+  type SubscribeOptions,
+  type Subscription,
+  type TopicPartition,
+  type TopicPartitionOffset,
+  UnknownTopicError,
+} from '../bus';
+import { busLogger, errorText, retryDelay } from '../logger';
+import { KeyPartitioner } from '../partitioner';
+import { PendingReplies } from '../pending-replies';
+import { Journal, type JournalOptions, type JournalRecord } from './journal';
+
+export interface MemoryBusOptions extends BusConfig {
+  /** Journal every message and commit to `journal.dir` and replay it on connect; none by default. */
+  journal?: JournalOptions;
+  /**
+   * Deliver a JSON copy of each value instead of the published object, as Kafka would: catches
+   * values that do not survive JSON (Dates, BigInts, class instances) in tests, at a cost in speed.
+   */
+  cloneValues?: boolean;
+}
+
+const EMPTY_HEADERS: BusHeaders = Object.freeze({}) as BusHeaders;
+/** A cursor yields to the event loop after this many consecutive messages (long replays). */
+const YIELD_EVERY = 4096;
+
+const tpKey = (topic: string, partition: number) => `${topic}\u0000${partition}`;
+
+class PartitionLog {
+  /** Visible messages; messages[i].offset === String(i). */
+  readonly messages: BusMessage[] = [];
+  /** Next offset to hand out (ahead of messages.length while journal writes are in flight). */
+  end = 0;
+  private waiting: Cursor[] = [];
+  private spare: Cursor[] = [];
+
+  constructor(readonly topic: string) {}
+
+  append(message: BusMessage, taps: ((m: BusMessage) => void)[]): void {
+    this.messages.push(message);
+    if (this.waiting.length) {
+      const woken = this.waiting;
+      this.waiting = this.spare;
+      for (let i = 0; i < woken.length; i++) woken[i]!.wake();
+      woken.length = 0;
+      this.spare = woken;
+    }
+    for (let i = 0; i < taps.length; i++) taps[i]!(message);
+  }
+
+  wait(cursor: Cursor): void {
+    this.waiting.push(cursor);
+  }
+}
+
+class TopicLog {
+  readonly partitions: PartitionLog[];
+  readonly partitioner: KeyPartitioner;
+  readonly taps: ((m: BusMessage) => void)[] = [];
+
+  constructor(
+    readonly name: string,
+    count: number,
+  ) {
+    this.partitioner = new KeyPartitioner(count);
+    this.partitions = Array.from({ length: count }, () => new PartitionLog(name));
+  }
+}
+
+/** One member's reader of one partition: delivers in order, one message at a time, retrying failures. */
+class Cursor {
+  epoch = 0;
+  private running = false;
+  private scheduled = false;
+  private stopped = false;
+  private waiting = false;
+  private attempt = 0;
+  private idle?: () => void;
+  private sleepTimer?: NodeJS.Timeout;
+  private sleepDone?: () => void;
+
+  constructor(
+    private readonly member: MemberSubscription,
+    readonly log: PartitionLog,
+    readonly partition: number,
+    public position: number,
+  ) {}
+
+  /** The log has a new message for a waiting cursor. */
+  wake(): void {
+    this.waiting = false;
+    this.kick();
+  }
+
+  /** Runs the cursor soon (a microtask): never inside the publisher's call. */
+  kick(): void {
+    if (this.running || this.scheduled || this.stopped) return;
+    this.scheduled = true;
+    queueMicrotask(this.start);
+  }
+
+  private readonly start = (): void => {
+    this.scheduled = false;
+    if (!this.running && !this.stopped) void this.run();
+  };
+
+  seek(offset: number): void {
+    this.position = offset;
+    this.epoch++;
+    this.kick();
+  }
+
+  /** Resolves once no handler of this cursor runs any more. */
+  stop(): Promise<void> {
+    this.stopped = true;
+    if (this.sleepTimer) {
+      clearTimeout(this.sleepTimer);
+      this.sleepDone?.();
+    }
+    if (!this.running) return Promise.resolve();
+    return new Promise((resolve) => (this.idle = resolve));
+  }
+
+  private async run(): Promise<void> {
+    this.running = true;
+    const log = this.log;
+    const messages = log.messages;
+    const handler = this.member.handler;
+    let streak = 0;
+    try {
+      while (!this.stopped) {
+        const pos = this.position;
+        if (pos >= messages.length) {
+          if (!this.waiting) {
+            this.waiting = true;
+            log.wait(this);
+          }
+          break;
+        }
+        const message = messages[pos]!;
+        const epoch = this.epoch;
+        try {
+          const r = handler(message);
+          if (r !== undefined) await r;
+        } catch (e) {
+          this.attempt++;
+          const delay = retryDelay(this.attempt, this.member.retry);
+          this.member.logger.warn(
+            `handler failed on ${log.topic}/${this.partition}@${pos} (attempt ${this.attempt}, retry in ${delay} ms): ${errorText(e)}`,
+          );
+          await this.sleep(delay);
+          continue;
+        }
+        this.attempt = 0;
+        if (epoch === this.epoch) this.position = pos + 1;
+        if (++streak === YIELD_EVERY) {
+          streak = 0;
+          await new Promise<void>((resolve) => setImmediate(resolve));
+        }
+      }
+    } finally {
+      this.running = false;
+      if (this.stopped) this.idle?.();
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      this.sleepDone = resolve;
+      this.sleepTimer = setTimeout(resolve, ms);
+    });
+  }
+}
+
+class MemberSubscription implements Subscription {
+  readonly groupId: string;
+  readonly topics: readonly string[];
+  readonly handler: MessageHandler;
+  readonly retry: BusConfig['retry'];
+  readonly cursors = new Map<string, Cursor>();
+  closed = false;
+
+  constructor(
+    private readonly bus: MemoryBus,
+    private readonly group: Group,
+    private readonly options: SubscribeOptions,
+    readonly logger: BusLogger,
+  ) {
+    this.groupId = options.groupId;
+    this.topics = [...options.topics];
+    this.handler = options.handler;
+    this.retry = bus.retry;
+  }
+
+  assignment(): TopicPartition[] {
+    return [...this.cursors.values()].map((c) => ({ topic: c.log.topic, partition: c.partition }));
+  }
+
+  commit(offsets: TopicPartitionOffset | readonly TopicPartitionOffset[]): Promise<void> {
+    const list = Array.isArray(offsets) ? offsets : [offsets as TopicPartitionOffset];
+    return Promise.all(list.map((o) => this.bus.commitOffset(this.group, o))).then(() => undefined);
+  }
+
+  seek({ topic, partition, offset }: TopicPartitionOffset): void {
+    const cursor = this.cursors.get(tpKey(topic, partition));
+    if (!cursor) throw new Error(`seek: ${topic}/${partition} is not assigned to this member`);
+    const o = Number(offset);
+    if (!Number.isSafeInteger(o) || o < 0 || o > cursor.log.end) {
+      throw new RangeError(`seek: offset ${offset} outside ${topic}/${partition} [0, ${cursor.log.end}]`);
+    }
+    cursor.seek(o);
+  }
+
+  close(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    this.closed = true;
+    return this.group.leave(this);
+  }
+
+  /** Stops the cursors of `lost`, then tells the application. */
+  async revoke(lost: TopicPartition[]): Promise<void> {
+    if (!lost.length) return;
+    const stopping: Promise<void>[] = [];
+    for (const tp of lost) {
+      const key = tpKey(tp.topic, tp.partition);
+      const c = this.cursors.get(key);
+      if (c) stopping.push(c.stop());
+      this.cursors.delete(key);
+    }
+    await Promise.all(stopping);
+    await this.notify(this.options.onRevoked, lost, 'onRevoked');
+  }
+
+  /** Positions cursors at the group's committed offsets, tells the application, then starts them. */
+  async assign(gained: TopicPartition[]): Promise<void> {
+    if (!gained.length) return;
+    const fresh: Cursor[] = [];
+    for (const tp of gained) {
+      const log = this.bus.partitionLog(tp.topic, tp.partition);
+      const committed = this.group.committed.get(tpKey(tp.topic, tp.partition));
+      const position = committed ?? (this.options.start === 'latest' ? log.end : 0);
+      const cursor = new Cursor(this, log, tp.partition, position);
+      this.cursors.set(tpKey(tp.topic, tp.partition), cursor);
+      fresh.push(cursor);
+    }
+    await this.notify(this.options.onAssigned, gained, 'onAssigned');
+    for (const c of fresh) if (this.cursors.get(tpKey(c.log.topic, c.partition)) === c) c.kick();
+  }
+
+  owns(tp: TopicPartition): boolean {
+    return this.cursors.has(tpKey(tp.topic, tp.partition));
+  }
+
+  private async notify(listener: PartitionsListener | undefined, tps: TopicPartition[], name: string) {
+    if (!listener) return;
+    try {
+      await listener(
+        tps.map((tp) => ({ ...tp })),
+        this,
+      );
+    } catch (e) {
+      this.logger.error(`${name} of group ${this.groupId} failed: ${errorText(e)}`);
+    }
+  }
+}
+
+/** A consumer group inside the process: members in join order, committed offsets, serialized rebalances. */
+class Group {
+  readonly members: MemberSubscription[] = [];
+  readonly committed = new Map<string, number>();
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly id: string,
+    private readonly bus: MemoryBus,
+  ) {}
+
+  join(member: MemberSubscription): Promise<void> {
+    this.members.push(member);
+    return this.enqueue(() => this.rebalance());
+  }
+
+  leave(member: MemberSubscription): Promise<void> {
+    const i = this.members.indexOf(member);
+    if (i >= 0) this.members.splice(i, 1);
+    return this.enqueue(() => this.rebalance(member));
+  }
+
+  private enqueue(step: () => Promise<void>): Promise<void> {
+    const next = this.queue.then(step);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Round-robin over the members subscribed to each topic; revocations complete before assignments. */
+  private async rebalance(leaving?: MemberSubscription): Promise<void> {
+    const target = new Map<MemberSubscription, TopicPartition[]>(this.members.map((m) => [m, []]));
+    const topics = [...new Set(this.members.flatMap((m) => m.topics))];
+    let i = 0;
+    for (const topic of topics) {
+      const eligible = this.members.filter((m) => m.topics.includes(topic));
+      const count = this.bus.topicLog(topic).partitions.length;
+      for (let partition = 0; partition < count; partition++) {
+        target.get(eligible[i++ % eligible.length]!)!.push({ topic, partition });
+      }
+    }
+    const inTarget = (m: MemberSubscription, tp: TopicPartition) =>
+      target.get(m)?.some((t) => t.topic === tp.topic && t.partition === tp.partition) ?? false;
+    const everyone = leaving ? [...this.members, leaving] : this.members;
+    await Promise.all(everyone.map((m) => m.revoke(m.assignment().filter((tp) => !inTarget(m, tp)))));
+    await Promise.all(this.members.map((m) => m.assign(target.get(m)!.filter((tp) => !m.owns(tp)))));
+  }
+}
+
+/**
+ * The embedded log: partitions are arrays in this process; consumer groups split them among the
+ * process's members. With `journal`, every message and commit is appended to a file before it is
+ * acknowledged or delivered, and replayed on connect (see Journal for the durability guarantee).
+ */
+export class MemoryBus extends Bus {
+  readonly kind = 'memory' as const;
+  readonly retry: BusConfig['retry'];
+  private readonly topics = new Map<string, TopicLog>();
+  private readonly groups = new Map<string, Group>();
+  private readonly replies = new PendingReplies();
+  private readonly tapped = new Set<string>();
+  private readonly logger: BusLogger;
+  private readonly instanceId = randomUUID();
+  private readonly journaledTopics = new Map<string, number>();
+  private journal?: Journal;
+  private connected = false;
+
+  constructor(private readonly options: MemoryBusOptions) {
+    super();
+    this.logger = busLogger(options);
+    this.retry = options.retry;
+    for (const [name, count] of Object.entries(options.topics))
+      this.topics.set(name, new TopicLog(name, count));
+  }
+
+  async connect(): Promise<void> {
+    if (this.connected) return;
+    if (this.options.journal) {
+      this.journal = Journal.open(this.options.journal, this.logger, (r) => this.restore(r));
+      for (const [name, count] of Object.entries(this.options.topics)) {
+        if (!this.journaledTopics.has(name)) this.journal.append(JSON.stringify(['t', name, count]), noop);
+      }
+    }
+    this.connected = true;
+  }
+
+  isConnected(): boolean {
+    return this.connected && !this.journal?.error;
+  }
+
+  publish<T>(topic: string, key: string, value: T, headers?: BusHeaders): Promise<PublishResult> {
+    if (!this.connected) return Promise.reject(new BusClosedError());
+    const t = this.topics.get(topic);
+    if (!t) return Promise.reject(new UnknownTopicError(topic));
+    const partition = t.partitioner.partition(key);
+    const log = t.partitions[partition]!;
+    const offset = log.end++;
+    const timestamp = Date.now();
+    const message: BusMessage = {
+      topic,
+      partition,
+      offset: String(offset),
+      key,
+      value: this.options.cloneValues ? JSON.parse(JSON.stringify(value)) : value,
+      headers: headers ?? EMPTY_HEADERS,
+      timestamp,
+    };
+    const result: PublishResult = { topic, partition, offset: message.offset };
+    const journal = this.journal;
+    if (!journal) {
+      log.append(message, t.taps);
+      return Promise.resolve(result);
+    }
+    let line: string;
+    try {
+      line = JSON.stringify(['m', topic, partition, offset, key, value, headers ?? 0, timestamp]);
+    } catch (e) {
+      log.end--;
+      return Promise.reject(e);
+    }
+    return new Promise((resolve, reject) => {
+      journal.append(line, (err) => {
+        if (err) return reject(err);
+        log.append(message, t.taps);
+        resolve(result);
+      });
+    });
+  }
+
+  async subscribe<T = unknown>(options: SubscribeOptions<T>): Promise<Subscription> {
+    if (!this.connected) throw new BusClosedError();
+    for (const topic of options.topics) this.topicLog(topic);
+    let group = this.groups.get(options.groupId);
+    if (!group) this.groups.set(options.groupId, (group = new Group(options.groupId, this)));
+    const member = new MemberSubscription(this, group, options as SubscribeOptions, this.logger);
+    await group.join(member);
+    return member;
+  }
+
+  async request<TReply = unknown>(
+    topic: string,
+    key: string,
+    value: unknown,
+    options: RequestOptions,
+  ): Promise<BusMessage<TReply>> {
+    const replyTopic = options.replyTopic ?? this.options.replyTopic;
+    if (!replyTopic) throw new Error('request: no reply topic (options.replyTopic or the bus replyTopic)');
+    const replies = this.topicLog(replyTopic);
+    if (!this.tapped.has(replyTopic)) {
+      this.tapped.add(replyTopic);
+      replies.taps.push((m) => this.replies.deliver(m));
+    }
+    const correlationId = randomUUID();
+    const reply = this.replies.wait<TReply>(correlationId, options.timeoutMs, `${topic} request`);
+    try {
+      await this.publish(topic, key, value, {
+        ...options.headers,
+        [HEADER_CORRELATION_ID]: correlationId,
+        [HEADER_REPLY_TO]: replyTopic,
+        [HEADER_REPLY_KEY]: this.instanceId,
+      });
+    } catch (e) {
+      this.replies.fail(correlationId, e as Error);
+    }
+    return reply;
+  }
+
+  async endOffsets(topic: string): Promise<TopicPartitionOffset[]> {
+    return this.topicLog(topic).partitions.map((log, partition) => ({
+      topic,
+      partition,
+      offset: String(log.messages.length),
+    }));
+  }
+
+  partitionFor(topic: string, key: string): number {
+    return this.topicLog(topic).partitioner.partition(key);
+  }
+
+  async close(): Promise<void> {
+    if (!this.connected) return;
+    for (const g of this.groups.values()) await Promise.all([...g.members].map((m) => m.close()));
+    this.connected = false;
+    this.replies.failAll(new BusClosedError());
+    this.journal?.close();
+    this.journal = undefined;
+  }
+
+  /** @internal */
+  topicLog(topic: string): TopicLog {
+    const t = this.topics.get(topic);
+    if (!t) throw new UnknownTopicError(topic);
+    return t;
+  }
+
+  /** @internal */
+  partitionLog(topic: string, partition: number): PartitionLog {
+    return this.topicLog(topic).partitions[partition]!;
+  }
+
+  /** @internal */
+  commitOffset(group: Group, { topic, partition, offset }: TopicPartitionOffset): Promise<void> {
+    const log = this.topicLog(topic).partitions[partition];
+    const o = Number(offset);
+    if (!log || !Number.isSafeInteger(o) || o < 0) {
+      return Promise.reject(new RangeError(`commit: bad position ${topic}/${partition}@${offset}`));
+    }
+    group.committed.set(tpKey(topic, partition), o);
+    const journal = this.journal;
+    if (!journal) return Promise.resolve();
+    return new Promise((resolve, reject) =>
+      journal.append(JSON.stringify(['c', group.id, topic, partition, o]), (err) =>
+        err ? reject(err) : resolve(),
+      ),
+    );
+  }
+
+  private restore(r: JournalRecord): void {
+    switch (r[0]) {
+      case 't': {
+        const [, name, count] = r;
+        const configured = this.options.topics[name];
+        if (configured !== undefined && configured !== count) {
+          throw new Error(
+            `bus journal: topic ${name} has ${count} partitions in the journal but ${configured} configured`,
+          );
+        }
+        this.journaledTopics.set(name, count);
+        if (!this.topics.has(name)) this.topics.set(name, new TopicLog(name, count));
+        return;
+      }
+      case 'm': {
+        const [, topic, partition, offset, key, value, headers, timestamp] = r;
+        const log = this.partitionLog(topic, partition);
+        if (offset !== log.messages.length) {
+          throw new Error(
+            `bus journal: ${topic}/${partition} offset ${offset} after ${log.messages.length - 1}`,
+          );
+        }
+        log.messages.push({
+          topic,
+          partition,
+          offset: String(offset),
+          key,
+          value,
+          headers: headers || EMPTY_HEADERS,
+          timestamp,
+        });
+        log.end = offset + 1;
+        return;
+      }
+      case 'c': {
+        const [, groupId, topic, partition, offset] = r;
+        let group = this.groups.get(groupId);
+        if (!group) this.groups.set(groupId, (group = new Group(groupId, this)));
+        group.committed.set(tpKey(topic, partition), offset);
+        return;
+      }
+      default:
+        throw new Error(`bus journal: unknown record ${JSON.stringify(r).slice(0, 80)}`);
+    }
+  }
+}
+
+function noop(): void {}

@@ -1,0 +1,50 @@
+import { BusTimeoutError, HEADER_CORRELATION_ID, type BusMessage } from './bus';
+
+interface Pending {
+  resolve: (m: BusMessage<never>) => void;
+  reject: (e: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+/** Requests waiting for their reply, by correlation id. */
+export class PendingReplies {
+  private readonly pending = new Map<string, Pending>();
+
+  /** Starts the clock now: rejects with BusTimeoutError after `timeoutMs`. */
+  wait<T>(correlationId: string, timeoutMs: number, what: string): Promise<BusMessage<T>> {
+    return new Promise<BusMessage<T>>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(correlationId);
+        reject(new BusTimeoutError(`no reply to ${what} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.pending.set(correlationId, { resolve: resolve as Pending['resolve'], reject, timer });
+    });
+  }
+
+  /** Settles the matching request; false for a reply nobody waits for (late, or another requester's). */
+  deliver(message: BusMessage): boolean {
+    const id = message.headers[HEADER_CORRELATION_ID];
+    const p = id === undefined ? undefined : this.pending.get(id);
+    if (!p) return false;
+    this.pending.delete(id!);
+    clearTimeout(p.timer);
+    p.resolve(message as BusMessage<never>);
+    return true;
+  }
+
+  has(correlationId: string): boolean {
+    return this.pending.has(correlationId);
+  }
+
+  fail(correlationId: string, error: Error): void {
+    const p = this.pending.get(correlationId);
+    if (!p) return;
+    this.pending.delete(correlationId);
+    clearTimeout(p.timer);
+    p.reject(error);
+  }
+
+  failAll(error: Error): void {
+    for (const id of [...this.pending.keys()]) this.fail(id, error);
+  }
+}

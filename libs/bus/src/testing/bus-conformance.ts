@@ -1,0 +1,384 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type Bus,
+  type BusMessage,
+  BusTimeoutError,
+  HEADER_CORRELATION_ID,
+  nextOffset,
+  type PublishResult,
+  type Subscription,
+  type TopicPartition,
+  UnknownTopicError,
+} from '../bus';
+import { partitionOf } from '../partitioner';
+
+export interface ConformanceTarget {
+  /** A connected bus over exactly these topics (fresh names each call); called inside tests only. */
+  open(topics: Record<string, number>, replyTopic?: string): Promise<Bus>;
+  /** Per-test timeout; the Kafka adapter needs group rebalances. */
+  testTimeoutMs: number;
+  /** How long `eventually` waits for a condition. */
+  settleMs: number;
+}
+
+const PARTITIONS = 4;
+
+/**
+ * The behaviour every Bus adapter must show, as one Jest suite: call it inside a describe block of
+ * the adapter's spec with a factory. Each test works on its own topics and groups.
+ */
+export function busConformance(t: ConformanceTarget): void {
+  const open: Bus[] = [];
+  const run = randomUUID().slice(0, 8);
+  let n = 0;
+
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((b) => b.close()));
+  });
+
+  /** A bus with fresh topics; `names` are returned as the real topic names. */
+  async function setup<K extends string>(...names: K[]): Promise<{ bus: Bus; topic: Record<K, string> }> {
+    const id = `${run}-${++n}`;
+    const topic = Object.fromEntries(names.map((k) => [k, `conf-${id}-${k}`])) as Record<K, string>;
+    const topics = Object.fromEntries(Object.values<string>(topic).map((name) => [name, PARTITIONS]));
+    const replyTopic = `conf-${id}-replies`;
+    const bus = await t.open({ ...topics, [replyTopic]: PARTITIONS }, replyTopic);
+    open.push(bus);
+    return { bus, topic };
+  }
+
+  const group = () => `group-${run}-${++n}`;
+
+  async function eventually(what: string, condition: () => boolean): Promise<void> {
+    const deadline = Date.now() + t.settleMs;
+    while (!condition()) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for: ${what}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  const sortTps = (tps: TopicPartition[]) =>
+    [...tps].sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition);
+
+  /** Both members own something, nothing twice, and together everything. */
+  function split(a: Subscription, b: Subscription, topic: string): boolean {
+    const pa = a.assignment().map((tp) => tp.partition);
+    const pb = b.assignment().map((tp) => tp.partition);
+    const all = [...pa, ...pb].sort();
+    return (
+      pa.length > 0 &&
+      pb.length > 0 &&
+      a.assignment().every((tp) => tp.topic === topic) &&
+      all.join() === Array.from({ length: PARTITIONS }, (_, i) => i).join()
+    );
+  }
+
+  const timeout = () => t.testTimeoutMs;
+
+  it(
+    'places a key by murmur2, keeps per-key order and delivers every field',
+    async () => {
+      const { bus, topic } = await setup('orders');
+      const keys = Array.from({ length: 8 }, (_, i) => `user-${i}`);
+      const sends = [];
+      for (let seq = 0; seq < 25; seq++) {
+        for (const key of keys)
+          sends.push(bus.publish(topic.orders, key, { key, seq }, { h: `${key}:${seq}` }));
+      }
+      const results = await Promise.all(sends);
+      for (const [i, r] of results.entries()) {
+        const key = keys[i % keys.length]!;
+        expect(r.topic).toBe(topic.orders);
+        expect(r.partition).toBe(partitionOf(key, PARTITIONS));
+        expect(r.partition).toBe(bus.partitionFor(topic.orders, key));
+      }
+      const ends = await bus.endOffsets(topic.orders);
+      expect(ends.map((e) => e.partition)).toEqual([0, 1, 2, 3]);
+      for (const e of ends) {
+        const last = results.filter((r) => r.partition === e.partition).map((r) => BigInt(r.offset));
+        expect(BigInt(e.offset)).toBe(last.length ? last.reduce((a, b) => (a > b ? a : b)) + 1n : 0n);
+      }
+      // Publish order is log order within a partition.
+      const offsets = new Map<number, bigint>();
+      for (const r of results) {
+        const prev = offsets.get(r.partition);
+        if (prev !== undefined) expect(BigInt(r.offset)).toBeGreaterThan(prev);
+        offsets.set(r.partition, BigInt(r.offset));
+      }
+
+      const got: BusMessage<{ key: string; seq: number }>[] = [];
+      await bus.subscribe<{ key: string; seq: number }>({
+        groupId: group(),
+        topics: [topic.orders],
+        handler: (m) => void got.push(m),
+      });
+      await eventually('all 200 messages', () => got.length >= results.length);
+      expect(got).toHaveLength(results.length);
+      for (const key of keys) {
+        const seqs = got.filter((m) => m.key === key).map((m) => m.value.seq);
+        expect(seqs).toEqual(Array.from({ length: 25 }, (_, i) => i));
+      }
+      const first = got.find((m) => m.key === 'user-3' && m.value.seq === 7)!;
+      const published = results[7 * keys.length + 3]!;
+      expect(first).toMatchObject({
+        topic: topic.orders,
+        partition: published.partition,
+        offset: published.offset,
+        key: 'user-3',
+        value: { key: 'user-3', seq: 7 },
+        headers: { h: 'user-3:7' },
+      });
+      expect(typeof first.timestamp).toBe('number');
+      expect(Math.abs(first.timestamp - Date.now())).toBeLessThan(60_000);
+    },
+    timeout(),
+  );
+
+  it(
+    'refuses a topic that is not configured',
+    async () => {
+      const { bus } = await setup('known');
+      await expect(bus.publish('no-such-topic', 'k', {})).rejects.toBeInstanceOf(UnknownTopicError);
+    },
+    timeout(),
+  );
+
+  it(
+    'delivers every message to exactly one member of a group, and to every group',
+    async () => {
+      const { bus, topic } = await setup('events');
+      const g = group();
+      const seen: Record<string, BusMessage[]> = { a: [], b: [], other: [] };
+      const sub = (name: string, groupId: string) =>
+        bus.subscribe({ groupId, topics: [topic.events], handler: (m) => void seen[name]!.push(m) });
+      const [a, b] = await Promise.all([sub('a', g), sub('b', g), sub('other', group())]);
+      await eventually('the two members split the partitions', () => split(a!, b!, topic.events));
+
+      const results = await Promise.all(
+        Array.from({ length: 120 }, (_, i) => bus.publish(topic.events, `k${i}`, { i })),
+      );
+      await eventually('120 messages in the group', () => seen.a!.length + seen.b!.length >= 120);
+      await eventually('120 messages in the other group', () => seen.other!.length >= 120);
+
+      const ids = (ms: BusMessage[]) => ms.map((m) => `${m.partition}@${m.offset}`);
+      const group1 = [...ids(seen.a!), ...ids(seen.b!)].sort();
+      const expected = results.map((r) => `${r.partition}@${r.offset}`).sort();
+      expect(group1).toEqual(expected);
+      expect(ids(seen.other!).sort()).toEqual(expected);
+      const owned = (s: Subscription) => new Set(s.assignment().map((tp) => tp.partition));
+      expect(seen.a!.every((m) => owned(a!).has(m.partition))).toBe(true);
+      expect(seen.b!.every((m) => owned(b!).has(m.partition))).toBe(true);
+    },
+    timeout(),
+  );
+
+  it(
+    'splits partitions between two members and hands a leaving member’s partitions to the other',
+    async () => {
+      const { bus, topic } = await setup('shards');
+      const g = group();
+      const log: string[] = [];
+      const got = { a: [] as BusMessage<{ batch: number }>[], b: [] as BusMessage<{ batch: number }>[] };
+      const member = (name: 'a' | 'b'): Promise<Subscription> => {
+        let self: Subscription | undefined;
+        const pending: BusMessage<{ batch: number }>[] = [];
+        return bus
+          .subscribe<{ batch: number }>({
+            groupId: g,
+            topics: [topic.shards],
+            handler: async (m) => {
+              got[name].push(m);
+              pending.push(m);
+              // Commit as we go, so the next owner resumes after what was handled.
+              if (self)
+                for (const p of pending.splice(0)) await self.commit({ ...p, offset: nextOffset(p.offset) });
+            },
+            onAssigned: (tps) => void log.push(`${name}+${sortTps(tps).map((tp) => tp.partition)}`),
+            onRevoked: (tps) => void log.push(`${name}-${sortTps(tps).map((tp) => tp.partition)}`),
+          })
+          .then((s) => (self = s));
+      };
+      const [a, b] = await Promise.all([member('a'), member('b')]);
+      await eventually('the two members split the partitions', () => split(a, b, topic.shards));
+      const bPartitions = b.assignment().map((tp) => tp.partition);
+
+      const batch = (no: number) =>
+        Promise.all(
+          Array.from({ length: 40 }, (_, i) => bus.publish(topic.shards, `key-${i}`, { batch: no })),
+        );
+      await batch(1);
+      await eventually('batch 1 handled', () => got.a.length + got.b.length >= 40);
+      expect(got.b.length).toBeGreaterThan(0);
+
+      await b.close();
+      expect(log).toContain(`b-${[...bPartitions].sort()}`);
+      await eventually('a owns every partition', () => a.assignment().length === PARTITIONS);
+      expect(b.assignment()).toEqual([]);
+
+      await batch(2);
+      await eventually('batch 2 handled by a', () => got.a.filter((m) => m.value.batch === 2).length >= 40);
+      const second = got.a.filter((m) => m.value.batch === 2);
+      expect(new Set(second.map((m) => m.partition))).toEqual(new Set([0, 1, 2, 3]));
+      // b committed what it handled, so a did not see b's batch-1 messages again.
+      expect(got.a.filter((m) => m.value.batch === 1 && bPartitions.includes(m.partition))).toEqual([]);
+      expect(got.b.filter((m) => m.value.batch === 2)).toEqual([]);
+      expect(log.some((l) => l.startsWith('a+') && bPartitions.every((p) => l.includes(String(p))))).toBe(
+        true,
+      );
+    },
+    timeout(),
+  );
+
+  it(
+    'starts a new member at the group’s committed offset',
+    async () => {
+      const { bus, topic } = await setup('ledger');
+      const g = group();
+      const results = [];
+      for (let i = 0; i < 10; i++) results.push(await bus.publish(topic.ledger, 'same-key', { i }));
+      const first: number[] = [];
+      const s1 = await bus.subscribe<{ i: number }>({
+        groupId: g,
+        topics: [topic.ledger],
+        handler: (m) => void first.push(m.value.i),
+      });
+      await eventually('10 messages', () => first.length >= 10);
+      await s1.commit({ ...results[5]!, offset: results[6]!.offset });
+      await s1.close();
+
+      const second: number[] = [];
+      await bus.subscribe<{ i: number }>({
+        groupId: g,
+        topics: [topic.ledger],
+        handler: (m) => void second.push(m.value.i),
+      });
+      await eventually('messages after the committed offset', () => second.length >= 4);
+      expect(second).toEqual([6, 7, 8, 9]);
+    },
+    timeout(),
+  );
+
+  it(
+    'starts a never-committed group at the end with start: latest',
+    async () => {
+      const { bus, topic } = await setup('ticks');
+      await bus.publish(topic.ticks, 'BTCUSDT', { old: true });
+      const got: unknown[] = [];
+      await bus.subscribe({
+        groupId: group(),
+        topics: [topic.ticks],
+        start: 'latest',
+        handler: (m) => void got.push(m.value),
+      });
+      await bus.publish(topic.ticks, 'BTCUSDT', { old: false });
+      await eventually('the new message', () => got.length >= 1);
+      expect(got).toEqual([{ old: false }]);
+    },
+    timeout(),
+  );
+
+  it(
+    'replays the same messages after a seek, also from onAssigned (snapshot + replay)',
+    async () => {
+      const { bus, topic } = await setup('book');
+      const published: PublishResult[] = [];
+      for (let i = 0; i < 20; i++)
+        published.push(await bus.publish(topic.book, 'ETHUSDT', { i }, { n: String(i) }));
+      const p = published[0]!.partition;
+      expect(published.every((r) => r.partition === p)).toBe(true);
+
+      const got: BusMessage<{ i: number }>[] = [];
+      const sub = await bus.subscribe<{ i: number }>({
+        groupId: group(),
+        topics: [topic.book],
+        handler: (m) => void got.push(m),
+      });
+      await eventually('20 messages', () => got.length >= 20);
+      sub.seek({ topic: topic.book, partition: p, offset: published[5]!.offset });
+      await eventually('the replay', () => got.length >= 35);
+      expect(got.slice(20)).toEqual(got.slice(5, 20));
+      expect(got.map((m) => m.value.i)).toEqual([
+        ...Array(20).keys(),
+        ...Array.from({ length: 15 }, (_, i) => i + 5),
+      ]);
+
+      // A new owner restores a snapshot taken at offset 12 and replays from there.
+      const replayed: number[] = [];
+      await bus.subscribe<{ i: number }>({
+        groupId: group(),
+        topics: [topic.book],
+        onAssigned: (tps, self) => {
+          for (const tp of tps) if (tp.partition === p) self.seek({ ...tp, offset: published[12]!.offset });
+        },
+        handler: (m) => void replayed.push(m.value.i),
+      });
+      await eventually('the replay from the snapshot', () => replayed.length >= 8);
+      expect(replayed).toEqual([12, 13, 14, 15, 16, 17, 18, 19]);
+    },
+    timeout(),
+  );
+
+  it(
+    'answers a request through the reply topic, matching correlation ids',
+    async () => {
+      const { bus, topic } = await setup('commands');
+      // Requests may go out before the responder has joined: they wait in the log.
+      const [, replies] = await Promise.all([
+        bus.subscribe<{ n: number }>({
+          groupId: group(),
+          topics: [topic.commands],
+          handler: async (m) => {
+            await bus.reply(m, { doubled: m.value.n * 2 });
+          },
+        }),
+        Promise.all(
+          [1, 2, 3].map((n) =>
+            bus.request<{ doubled: number }>(topic.commands, `user-${n}`, { n }, { timeoutMs: 20_000 }),
+          ),
+        ),
+      ]);
+      expect(replies.map((r) => r.value.doubled)).toEqual([2, 4, 6]);
+      for (const r of replies) expect(r.headers[HEADER_CORRELATION_ID]).toEqual(expect.any(String));
+      expect(new Set(replies.map((r) => r.headers[HEADER_CORRELATION_ID])).size).toBe(3);
+    },
+    timeout(),
+  );
+
+  it(
+    'times a request out when nobody answers',
+    async () => {
+      const { bus, topic } = await setup('void');
+      await expect(bus.request(topic.void, 'k', { ping: true }, { timeoutMs: 300 })).rejects.toBeInstanceOf(
+        BusTimeoutError,
+      );
+    },
+    timeout(),
+  );
+
+  it(
+    'redelivers a message whose handler throws, without skipping or reordering',
+    async () => {
+      const { bus, topic } = await setup('fragile');
+      for (let i = 0; i < 10; i++) await bus.publish(topic.fragile, 'one-key', { i });
+      const attempts = new Map<number, number>();
+      const handled: number[] = [];
+      await bus.subscribe<{ i: number }>({
+        groupId: group(),
+        topics: [topic.fragile],
+        handler: async (m) => {
+          const i = m.value.i;
+          attempts.set(i, (attempts.get(i) ?? 0) + 1);
+          if (i === 3 && attempts.get(i)! <= 2) throw new Error('transient failure');
+          if (i === 6 && attempts.get(i)! <= 1) return Promise.reject(new Error('async failure'));
+          handled.push(i);
+        },
+      });
+      await eventually('all 10 handled', () => handled.length >= 10);
+      expect(handled).toEqual([...Array(10).keys()]);
+      expect(attempts.get(3)).toBe(3);
+      expect(attempts.get(6)).toBe(2);
+      expect(attempts.get(4)).toBe(1);
+    },
+    timeout(),
+  );
+}

@@ -1,0 +1,41 @@
+import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { BusModule } from '@perp/bus';
+import { CacheModule } from '@perp/cache';
+import { TOPICS, topicPartitions } from '@perp/contracts';
+import { PersistenceModule } from '@perp/persistence';
+import { type AppConfig, RuntimeModule } from '@perp/runtime';
+import { MarketsProjection } from './markets/markets-projection';
+
+export interface InfrastructureOptions {
+  /** Postgres schema (tests give each run its own). */
+  schema?: string;
+  /** Memory bus: journal to DATA_DIR (default true). */
+  journal?: boolean;
+}
+
+/**
+ * What every process stands on, with adapters chosen by configuration: config, probes and error
+ * envelopes; the log (memory or Kafka); Postgres (embedded or a server); the hot store (memory or
+ * Redis); and the live market list projected from the markets topic.
+ */
+@Global()
+@Module({})
+export class InfrastructureModule {
+  static forRoot(config: AppConfig, options: InfrastructureOptions = {}): DynamicModule {
+    return {
+      module: InfrastructureModule,
+      imports: [
+        RuntimeModule.forRoot(config),
+        BusModule.forRoot(config, {
+          topics: topicPartitions(),
+          replyTopic: TOPICS.replies.name,
+          journal: options.journal ?? true,
+        }),
+        PersistenceModule.forRoot(config, { schema: options.schema }),
+        CacheModule.forRoot(config),
+      ],
+      providers: [MarketsProjection],
+      exports: [MarketsProjection],
+    };
+  }
+}

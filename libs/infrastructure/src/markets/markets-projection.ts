@@ -1,0 +1,68 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { Bus, type Subscription } from '@perp/bus';
+import { parseMessage, TOPICS } from '@perp/contracts';
+import { type Market, MarketRegistry } from '@perp/domain';
+import { Readiness } from '@perp/runtime';
+
+/**
+ * Keeps this process's MarketRegistry equal to the markets topic (operator changes applied by the
+ * engine). Reads it from the start on every boot; the process is not ready until it has caught up.
+ */
+@Injectable()
+export class MarketsProjection implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('markets');
+  private subscription?: Subscription;
+  private caughtUp = false;
+  private readonly waiters: (() => void)[] = [];
+
+  constructor(
+    private readonly bus: Bus,
+    private readonly registry: MarketRegistry,
+    readiness: Readiness,
+  ) {
+    readiness.register('markets', () => this.caughtUp);
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    const topic = TOPICS.markets.name;
+    const remaining = new Map<number, bigint>();
+    for (const e of await this.bus.endOffsets(topic))
+      if (e.offset !== '0') remaining.set(e.partition, BigInt(e.offset));
+    if (remaining.size === 0) this.markCaughtUp();
+    this.subscription = await this.bus.subscribe({
+      groupId: `markets-${randomUUID()}`,
+      topics: [topic],
+      start: 'earliest',
+      handler: (m) => {
+        try {
+          const state = parseMessage('markets', m.value);
+          this.registry.upsert(state.market as unknown as Market);
+        } catch (e) {
+          this.logger.error(
+            `skipping malformed market state at ${m.partition}@${m.offset}: ${(e as Error).message}`,
+          );
+        }
+        const end = remaining.get(m.partition);
+        if (end !== undefined && BigInt(m.offset) + 1n >= end) {
+          remaining.delete(m.partition);
+          if (remaining.size === 0) this.markCaughtUp();
+        }
+      },
+    });
+  }
+
+  /** Resolves once every market change published before boot is applied. */
+  ready(): Promise<void> {
+    return this.caughtUp ? Promise.resolve() : new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.subscription?.close();
+  }
+
+  private markCaughtUp(): void {
+    this.caughtUp = true;
+    for (const w of this.waiters.splice(0)) w();
+  }
+}
