@@ -5,7 +5,17 @@ delete swcrc.$schema;
 delete swcrc.jsc.baseUrl;
 delete swcrc.jsc.paths;
 
-const libs = ['runtime', 'infrastructure', 'auth', 'bus', 'cache', 'contracts', 'domain', 'persistence', 'testing'];
+const libs = [
+  'runtime',
+  'infrastructure',
+  'auth',
+  'bus',
+  'cache',
+  'contracts',
+  'domain',
+  'persistence',
+  'testing',
+];
 const apps = ['exchange', 'gateway', 'matching-engine', 'risk', 'funding', 'keeper', 'market-data'];
 const moduleNameMapper = {};
 for (const l of libs) moduleNameMapper[`^@perp/${l}$`] = path.join(__dirname, 'libs', l, 'src', 'index.ts');

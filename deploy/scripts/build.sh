@@ -3,4 +3,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 rm -rf dist
-npx swc apps libs -d dist --config-file .swcrc --ignore '**/*.spec.ts' --quiet
+npx swc apps libs -d dist --config-file .swcrc --ignore '**/*.spec.ts,**/*.harness.ts,**/__fixtures__/**' --quiet

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { MarketDataModule } from '@perp/market-data';
+import { ApiAccessModule } from './access';
 import { AdminMarketsController } from './admin/admin-markets.controller';
 import { AdminTokenGuard } from './admin/admin-token.guard';
 import { FapiGeneralController } from './fapi/fapi-general.controller';
@@ -8,7 +9,7 @@ import { NativeMarketsController } from './native/markets.controller';
 
 /** The HTTP edge: FAPI and native API. */
 @Module({
-  imports: [MarketDataModule],
+  imports: [MarketDataModule, ApiAccessModule.forRoot()],
   controllers: [FapiGeneralController, FapiTickerController, NativeMarketsController, AdminMarketsController],
   providers: [AdminTokenGuard],
 })

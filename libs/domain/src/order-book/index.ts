@@ -1,1 +1,3 @@
-export {};
+export * from './types';
+export * from './events';
+export * from './order-book';
