@@ -28,6 +28,9 @@ export async function startInProcessExchange(env: Record<string, string> = {}): 
     DATA_DIR: dataDir,
     DATABASE_URL: schema.url,
     ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    // A real database means cluster rules: the auth secrets must be given, not generated.
+    JWT_SECRET: 'test-jwt-secret-0123456789abcdef0123456789',
+    API_KEY_MASTER_KEY: '00'.repeat(32),
     LOG_LEVEL: 'error',
     ...env,
   });
