@@ -1,8 +1,17 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import {
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+  Optional,
+} from '@nestjs/common';
 import { Bus, type BusMessage, HEADER_CORRELATION_ID, nextOffset, type Subscription } from '@perp/bus';
 import { MessageValidationError, parseMessage, type Reply, TOPICS } from '@perp/contracts';
+import { MarketRegistry } from '@perp/domain';
 import { MarketsProjection } from '@perp/infrastructure';
+import { EngineSnapshotRepository } from '@perp/persistence';
 import { MarketAdmin, MarketAdminError } from './markets/market-admin';
+import { EngineShard } from './shard/engine-shard';
 
 export const ENGINE_GROUP = 'matching-engine';
 
@@ -14,12 +23,20 @@ export const ENGINE_GROUP = 'matching-engine';
 export class EngineCommandsConsumer implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('engine');
   private subscription?: Subscription;
+  readonly shard: EngineShard;
 
   constructor(
     private readonly bus: Bus,
     private readonly markets: MarketsProjection,
     private readonly marketAdmin: MarketAdmin,
-  ) {}
+    registry: MarketRegistry,
+    @Optional() snapshots?: EngineSnapshotRepository,
+  ) {
+    this.shard = new EngineShard(bus, registry, snapshots, {
+      snapshotEvery: envInt('ENGINE_SNAPSHOT_EVERY', 1000),
+      snapshotIntervalMs: envInt('ENGINE_SNAPSHOT_INTERVAL_MS', 60_000),
+    });
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     // Commands are checked against the markets as of every earlier change.
@@ -28,11 +45,14 @@ export class EngineCommandsConsumer implements OnApplicationBootstrap, OnModuleD
       groupId: ENGINE_GROUP,
       topics: [TOPICS.engineCommands.name],
       handler: (m) => this.handle(m),
+      onAssigned: (partitions, sub) => this.shard.assigned(partitions, sub),
+      onRevoked: (partitions) => this.shard.revoked(partitions),
     });
   }
 
   async onModuleDestroy(): Promise<void> {
     await this.subscription?.close();
+    this.shard.stop();
   }
 
   private async handle(m: BusMessage): Promise<void> {
@@ -41,13 +61,18 @@ export class EngineCommandsConsumer implements OnApplicationBootstrap, OnModuleD
     try {
       const cmd = parseMessage('engineCommands', m.value);
       switch (cmd.type) {
-        case 'market.status':
         case 'market.add':
           reply = { ok: true, result: await this.marketAdmin.apply(cmd, eventId) };
           break;
+        case 'market.status': {
+          const market = await this.marketAdmin.apply(cmd, eventId);
+          // The book follows: HALT refuses new orders, CLOSE cancels every open order.
+          await this.shard.handle(m, cmd);
+          reply = { ok: true, result: market };
+          break;
+        }
         default:
-          // Order commands reach the book once the order-book integration lands (README status).
-          reply = { ok: false, error: { code: -1001, msg: `${cmd.type} is not handled by this engine yet` } };
+          reply = await this.shard.handle(m, cmd);
       }
     } catch (e) {
       if (e instanceof MarketAdminError) reply = { ok: false, error: { code: e.code, msg: e.message } };
@@ -64,4 +89,9 @@ export class EngineCommandsConsumer implements OnApplicationBootstrap, OnModuleD
       });
     await this.subscription?.commit({ topic: m.topic, partition: m.partition, offset: nextOffset(m.offset) });
   }
+}
+
+function envInt(name: string, fallback: number): number {
+  const v = Number(process.env[name]);
+  return Number.isInteger(v) && v > 0 ? v : fallback;
 }

@@ -1,0 +1,258 @@
+import { randomUUID } from 'node:crypto';
+import { MemoryBus } from '@perp/bus';
+import { type EngineEvent, type Reply, TOPICS, topicPartitions } from '@perp/contracts';
+import { BookSide, MarketRegistry, parseMarket } from '@perp/domain';
+import type { MarketsProjection } from '@perp/infrastructure';
+import { EngineSnapshotRepository, openTestDatabase, type TestDatabase } from '@perp/persistence';
+import { EngineCommandsConsumer } from '../engine-commands.consumer';
+import { MarketAdmin } from '../markets/market-admin';
+
+const BTC = parseMarket({
+  symbol: 'BTCUSDT',
+  baseAsset: 'BTC',
+  quoteAsset: 'USDT',
+  tickSize: '0.1',
+  lotSize: '0.001',
+  minOrderSizeUsd: '5',
+  maxOrderSizeUsd: '5000000',
+  maxLeverage: 125,
+  defaultLeverage: 20,
+  maxLongOi: '10000',
+  maxShortOi: '10000',
+  rank: 1,
+  sortOrder: 1,
+  maintenanceBrackets: [{ notionalCap: '50000', maintMarginRatio: '0.004', maxLeverage: 125 }],
+});
+
+const ALICE = `0x${'a'.repeat(40)}`;
+const BOB = `0x${'b'.repeat(40)}`;
+
+let db: TestDatabase;
+let snapshots: EngineSnapshotRepository;
+let bus: MemoryBus;
+const engines: EngineCommandsConsumer[] = [];
+let events: EngineEvent[];
+
+beforeAll(async () => {
+  db = await openTestDatabase();
+  snapshots = new EngineSnapshotRepository(db.dataSource.manager);
+});
+afterAll(async () => {
+  await db?.close();
+});
+
+beforeEach(async () => {
+  await db.dataSource.query(`DELETE FROM engine_snapshots`);
+  bus = new MemoryBus({ topics: topicPartitions(), replyTopic: TOPICS.replies.name, cloneValues: true });
+  await bus.connect();
+  events = [];
+  await bus.subscribe({
+    groupId: `events-${randomUUID()}`,
+    topics: [TOPICS.engineEvents.name],
+    handler: (m) => {
+      events.push(m.value as EngineEvent);
+    },
+  });
+});
+afterEach(async () => {
+  for (const e of engines.splice(0)) await e.onModuleDestroy();
+  await bus.close();
+});
+
+async function startEngine(snapshotEvery = 1000): Promise<EngineCommandsConsumer> {
+  process.env.ENGINE_SNAPSHOT_EVERY = String(snapshotEvery);
+  const registry = new MarketRegistry([BTC]);
+  const projection = { ready: () => Promise.resolve() } as unknown as MarketsProjection;
+  const engine = new EngineCommandsConsumer(
+    bus,
+    projection,
+    new MarketAdmin(bus, registry),
+    registry,
+    snapshots,
+  );
+  delete process.env.ENGINE_SNAPSHOT_EVERY;
+  await engine.onApplicationBootstrap();
+  engines.push(engine);
+  return engine;
+}
+
+async function send(cmd: Record<string, unknown>): Promise<Reply> {
+  const m = await bus.request<Reply>(
+    TOPICS.engineCommands.name,
+    'BTCUSDT',
+    { id: randomUUID(), v: 1, time: 1_700_000_000_000, symbol: 'BTCUSDT', ...cmd },
+    { timeoutMs: 5000 },
+  );
+  return m.value;
+}
+
+function place(
+  user: string,
+  side: 'BUY' | 'SELL',
+  price: string,
+  quantity: string,
+  extra: Record<string, unknown> = {},
+) {
+  return send({
+    type: 'order.place',
+    orderId: randomUUID(),
+    clientOrderId: `c-${randomUUID().slice(0, 8)}`,
+    user,
+    side,
+    orderType: 'LIMIT',
+    timeInForce: 'GTC',
+    quantity,
+    price,
+    reduceOnly: false,
+    workingType: 'CONTRACT_PRICE',
+    priceProtect: false,
+    selfTradePreventionMode: 'EXPIRE_TAKER',
+    frozenMargin: '0',
+    ...extra,
+  });
+}
+
+async function settle(): Promise<void> {
+  const end = await bus.endOffsets(TOPICS.engineEvents.name);
+  const total = end.reduce((n, e) => n + Number(e.offset), 0);
+  for (let i = 0; i < 200 && events.length < total; i++) await new Promise((r) => setTimeout(r, 5));
+}
+
+const byType = <T extends EngineEvent['type']>(t: T) =>
+  events.filter((e): e is Extract<EngineEvent, { type: T }> => e.type === t);
+
+describe('EngineShard', () => {
+  it('matches a resting maker with a crossing taker: one trade with price, qty and split', async () => {
+    await startEngine();
+    const maker = await place(ALICE, 'SELL', '100.5', '0.010');
+    expect(maker).toMatchObject({ ok: true, result: { status: 'NEW' } });
+    const taker = await place(BOB, 'BUY', '101', '0.004');
+    expect(taker).toMatchObject({ ok: true, result: { status: 'FILLED', executedQty: '0.004' } });
+    await settle();
+    const trades = byType('trade');
+    expect(trades).toHaveLength(1);
+    expect(trades[0]).toMatchObject({
+      symbol: 'BTCUSDT',
+      price: '100.5',
+      qty: '0.004',
+      maker: { user: ALICE, side: 'SELL', split: { open: '0.004', close: '0.000' } },
+      taker: { user: BOB, side: 'BUY', split: { open: '0.004', close: '0.000' } },
+    });
+    expect(trades[0].id).toMatch(/^perp\.engine\.commands\.v1\/\d+\/1\/\d+$/);
+    expect(byType('order.accepted')).toHaveLength(2);
+    const seqs = events.filter((e) => e.type !== 'book.top').map((e) => e.seq);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    expect(byType('book.top').at(-1)).toMatchObject({ askPrice: '100.5', askQty: '0.006', bidQty: '0.000' });
+
+    // Bob now closes part of it: long 0.004, sells 0.005 into Alice's bid -> close 0.004, open 0.001.
+    await place(ALICE, 'BUY', '99', '0.005');
+    await place(BOB, 'SELL', '99', '0.005');
+    await settle();
+    expect(byType('trade')[1]).toMatchObject({
+      price: '99.0',
+      taker: { user: BOB, split: { close: '0.004', open: '0.001' } },
+      maker: { user: ALICE, split: { close: '0.004', open: '0.001' } },
+    });
+  });
+
+  it('cancels an open order and refuses an unknown one with -2011', async () => {
+    await startEngine();
+    const placed = await place(ALICE, 'BUY', '90', '1');
+    const orderId = (placed.result as { orderId: string }).orderId;
+    const canceled = await send({ type: 'order.cancel', user: ALICE, orderId });
+    expect(canceled).toMatchObject({ ok: true, result: { orderId, status: 'CANCELED' } });
+    const again = await send({ type: 'order.cancel', user: ALICE, orderId });
+    expect(again).toMatchObject({ ok: false, error: { code: -2011 } });
+    await settle();
+    expect(byType('order.canceled')).toEqual([
+      expect.objectContaining({ orderId, remaining: '1.000', user: ALICE }),
+    ]);
+  });
+
+  it('rejects a GTX order that would take with -2010', async () => {
+    await startEngine();
+    await place(ALICE, 'SELL', '100', '1');
+    const gtx = await place(BOB, 'BUY', '100', '1', { timeInForce: 'GTX' });
+    expect(gtx).toMatchObject({ ok: false, error: { code: -2010, msg: 'POST_ONLY_WOULD_TAKE' } });
+    await settle();
+    expect(byType('order.rejected')).toEqual([expect.objectContaining({ code: -2010, user: BOB })]);
+    expect(byType('trade')).toHaveLength(0);
+  });
+
+  it('a HALTed market refuses new orders; CLOSE cancels every open order', async () => {
+    await startEngine();
+    await place(ALICE, 'BUY', '90', '1');
+    expect(await send({ type: 'market.status', status: 'HALT', actor: 'ops' })).toMatchObject({ ok: true });
+    expect(await place(BOB, 'SELL', '90', '1')).toMatchObject({ ok: false, error: { code: -1121 } });
+    expect(await send({ type: 'market.status', status: 'CLOSE', actor: 'ops' })).toMatchObject({ ok: true });
+    await settle();
+    expect(byType('order.canceled')).toEqual([expect.objectContaining({ user: ALICE })]);
+    expect(byType('market.status').map((e) => e.status)).toEqual(['HALT', 'CLOSE']);
+  });
+
+  it('a second engine restored from the snapshot and replay ends with the same book and no new trade ids', async () => {
+    const first = await startEngine(3);
+    for (let i = 0; i < 5; i++) await place(ALICE, 'SELL', String(100 + i), '1');
+    await place(BOB, 'BUY', '101', '1.5');
+    await place(BOB, 'BUY', '95', '2');
+    await settle();
+    const book = first.shard.book('BTCUSDT')!;
+    const bytes = Buffer.from(book.snapshot());
+    const depth = [book.depth(BookSide.BUY), book.depth(BookSide.SELL)];
+    const tradeIds = byType('trade').map((t) => t.tradeId);
+    expect(tradeIds).toHaveLength(2);
+    const saved = await snapshots.latest(
+      TOPICS.engineCommands.name,
+      bus.partitionFor(TOPICS.engineCommands.name, 'BTCUSDT'),
+    );
+    expect(saved?.offset).toBe('5'); // after the 6th command (offsets 0..5); the 7th is replayed
+
+    // Close without a final snapshot, as a crash would: drop the repository's view by deleting the newest.
+    await first.onModuleDestroy();
+    engines.splice(engines.indexOf(first), 1);
+    await db.dataSource.query(`DELETE FROM engine_snapshots WHERE "offset" > 5`);
+    const before = events.length;
+    const second = await startEngine(3);
+    for (let i = 0; i < 200 && second.shard.book('BTCUSDT')?.seq !== book.seq; i++)
+      await new Promise((r) => setTimeout(r, 5));
+    const restored = second.shard.book('BTCUSDT')!;
+    expect(Buffer.from(restored.snapshot()).equals(bytes)).toBe(true);
+    expect([restored.depth(BookSide.BUY), restored.depth(BookSide.SELL)]).toEqual(depth);
+    await settle();
+    const replayed = events.slice(before);
+    // The replayed command (offset 6) re-emits its events with the same ids; no new trade appears.
+    const oldIds = new Set(events.slice(0, before).map((e) => e.id));
+    expect(replayed.length).toBeGreaterThan(0);
+    expect(replayed.every((e) => oldIds.has(e.id))).toBe(true);
+    expect(replayed.filter((e) => e.type === 'trade')).toHaveLength(0);
+    // Ids and users survived the snapshot: Alice can still cancel her orders.
+    const cancel = await send({ type: 'order.cancelAll', user: ALICE });
+    expect(cancel).toMatchObject({ ok: true, result: { canceled: 4 } });
+  });
+
+  it('two engines in one group split the partitions; closing one hands its books to the other', async () => {
+    const a = await startEngine();
+    await place(ALICE, 'SELL', '100', '1');
+    await place(BOB, 'BUY', '100', '0.4');
+    await place(BOB, 'BUY', '99', '2');
+    const depth = [
+      a.shard.book('BTCUSDT')!.depth(BookSide.BUY),
+      a.shard.book('BTCUSDT')!.depth(BookSide.SELL),
+    ];
+    const b = await startEngine();
+    const owned = [...a.shard.ownedPartitions(), ...b.shard.ownedPartitions()].sort((x, y) => x - y);
+    expect(owned).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(a.shard.ownedPartitions().length).toBeGreaterThan(0);
+    expect(b.shard.ownedPartitions().length).toBeGreaterThan(0);
+    await a.onModuleDestroy();
+    engines.splice(engines.indexOf(a), 1);
+    expect(a.shard.ownedPartitions()).toEqual([]);
+    // The survivor rebuilds BTCUSDT from the snapshot the leaver stored on revocation.
+    expect(await place(ALICE, 'SELL', '110', '1')).toMatchObject({ ok: true });
+    const book = b.shard.book('BTCUSDT')!;
+    expect(book.depth(BookSide.BUY)).toEqual(depth[0]);
+    expect(book.depth(BookSide.SELL)).toEqual([...depth[1], { price: 1100, quantity: 1000, orders: 1 }]);
+    await settle();
+    expect(byType('trade')).toHaveLength(1);
+  });
+});
