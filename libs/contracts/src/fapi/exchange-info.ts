@@ -1,17 +1,11 @@
 import { type Chain, type Market, Money } from '@perp/domain';
+import { ORDER_TYPES } from './new-order';
 
-export const FAPI_ORDER_TYPES = [
-  'LIMIT',
-  'MARKET',
-  'STOP',
-  'STOP_MARKET',
-  'TAKE_PROFIT',
-  'TAKE_PROFIT_MARKET',
-  'TRAILING_STOP_MARKET',
-];
+/** What exchangeInfo lists: the /fapi/v1/order types plus the algo-only trailing stop. */
+export const FAPI_ORDER_TYPES = [...ORDER_TYPES, 'TRAILING_STOP_MARKET'];
 export const FAPI_TIME_IN_FORCE = ['GTC', 'IOC', 'FOK', 'GTX', 'GTD'];
 
-/** Request-weight and order-count ceilings, published in exchangeInfo and enforced by the gateway. */
+/** Request-weight and order-count ceilings published in exchangeInfo (not enforced yet: see README status). */
 export const RATE_LIMITS = [
   { rateLimitType: 'REQUEST_WEIGHT', interval: 'MINUTE', intervalNum: 1, limit: 2400 },
   { rateLimitType: 'ORDERS', interval: 'MINUTE', intervalNum: 1, limit: 1200 },
