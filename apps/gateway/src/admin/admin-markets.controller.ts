@@ -3,6 +3,7 @@ import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/comm
 import { Bus, BusTimeoutError } from '@perp/bus';
 import { type EngineCommand, NativeError, type NativeErrorCode, type Reply, TOPICS } from '@perp/contracts';
 import { type MarketStatus, MarketRegistry, normalizeSymbol } from '@perp/domain';
+import { nativeMarket } from '../markets/market-lookup';
 import { AdminTokenGuard } from './admin-token.guard';
 
 const ENGINE_TIMEOUT_MS = 5_000;
@@ -50,8 +51,7 @@ export class AdminMarketsController {
   }
 
   private setStatus(raw: string, status: MarketStatus) {
-    const market = this.markets.find(raw);
-    if (!market) throw new NativeError('INVALID_MARKET', `market ${raw} not found`);
+    const market = nativeMarket(this.markets, raw);
     return this.send({
       ...this.envelope(),
       type: 'market.status',

@@ -2,7 +2,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy }
 import { randomUUID } from 'node:crypto';
 import { Bus, type Subscription } from '@perp/bus';
 import { parseMessage, TOPICS } from '@perp/contracts';
-import { type Market, MarketRegistry } from '@perp/domain';
+import { MarketRegistry, parseMarket } from '@perp/domain';
 import { Readiness } from '@perp/runtime';
 
 /**
@@ -37,7 +37,8 @@ export class MarketsProjection implements OnApplicationBootstrap, OnModuleDestro
       handler: (m) => {
         try {
           const state = parseMessage('markets', m.value);
-          this.registry.upsert(state.market as unknown as Market);
+          // Re-validated here like any consumer input; derived fields (precisions, cum) are recomputed.
+          this.registry.upsert(parseMarket(state.market));
         } catch (e) {
           this.logger.error(
             `skipping malformed market state at ${m.partition}@${m.offset}: ${(e as Error).message}`,
