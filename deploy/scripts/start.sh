@@ -4,4 +4,6 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 [ -d node_modules ] || npm install --no-audit --no-fund
 bash deploy/scripts/build.sh
+# The demo moves: a deterministic simulated index-price feed, unless the caller chose a source.
+export PRICE_SOURCE="${PRICE_SOURCE:-simulated}"
 exec node --enable-source-maps dist/apps/exchange/src/main.js

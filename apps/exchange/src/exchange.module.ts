@@ -2,7 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { FundingModule } from '@perp/funding';
 import { GatewayModule } from '@perp/gateway';
 import { KeeperModule } from '@perp/keeper';
-import { MarketDataModule } from '@perp/market-data';
+import { MarketDataModule, MarketDataProjectionsModule } from '@perp/market-data';
 import { MatchingEngineModule } from '@perp/matching-engine';
 import { RiskModule } from '@perp/risk';
 import { InfrastructureModule, type InfrastructureOptions } from '@perp/infrastructure';
@@ -22,6 +22,7 @@ export class ExchangeModule {
         FundingModule,
         KeeperModule,
         MarketDataModule,
+        MarketDataProjectionsModule,
       ],
     };
   }

@@ -8,7 +8,7 @@ import {
 import { Bus, type BusMessage, HEADER_CORRELATION_ID, nextOffset, type Subscription } from '@perp/bus';
 import { MessageValidationError, parseMessage, type Reply, TOPICS } from '@perp/contracts';
 import { MarketRegistry } from '@perp/domain';
-import { MarketsProjection } from '@perp/infrastructure';
+import { MarketsProjection, snapshotPolicyFromEnv } from '@perp/infrastructure';
 import { EngineSnapshotRepository } from '@perp/persistence';
 import { MarketAdmin, MarketAdminError } from './markets/market-admin';
 import { EngineShard } from './shard/engine-shard';
@@ -32,10 +32,7 @@ export class EngineCommandsConsumer implements OnApplicationBootstrap, OnModuleD
     registry: MarketRegistry,
     @Optional() snapshots?: EngineSnapshotRepository,
   ) {
-    this.shard = new EngineShard(bus, registry, snapshots, {
-      snapshotEvery: envInt('ENGINE_SNAPSHOT_EVERY', 1000),
-      snapshotIntervalMs: envInt('ENGINE_SNAPSHOT_INTERVAL_MS', 60_000),
-    });
+    this.shard = new EngineShard(bus, registry, snapshots, snapshotPolicyFromEnv('ENGINE'));
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -89,9 +86,4 @@ export class EngineCommandsConsumer implements OnApplicationBootstrap, OnModuleD
       });
     await this.subscription?.commit({ topic: m.topic, partition: m.partition, offset: nextOffset(m.offset) });
   }
-}
-
-function envInt(name: string, fallback: number): number {
-  const v = Number(process.env[name]);
-  return Number.isInteger(v) && v > 0 ? v : fallback;
 }

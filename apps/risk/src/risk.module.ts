@@ -1,5 +1,12 @@
 import { Module } from '@nestjs/common';
+import { HistoryProjector } from './projections/history-projector';
+import { RiskCommandsConsumer } from './risk-commands.consumer';
+import { RiskRouter } from './router/risk-router';
 
-/** pre-trade margin freeze and settlement; shards own users. No business logic yet: see README's status table. */
-@Module({})
+/**
+ * Risk shards (users by hash): pre-trade margin freeze, settlement of fills, the account
+ * projections; the router copying engine events and prices into the users' partitions; the
+ * history projector writing orders, trades and income to Postgres.
+ */
+@Module({ providers: [RiskCommandsConsumer, RiskRouter, HistoryProjector] })
 export class RiskModule {}

@@ -4,6 +4,8 @@ export * from './fapi/exchange-info';
 export * from './messages/primitives';
 export * from './messages/commands';
 export * from './messages/events';
+export * from './messages/ids';
+export * from './projections/account-projection';
 export * from './messages/topics';
 export * from './messages/asyncapi';
 export * from './fapi/params';

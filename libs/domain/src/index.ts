@@ -6,3 +6,4 @@ export * from './markets/market-registry';
 export * from './market-stats/rolling-24h';
 export * from './order-book';
 export * from './account';
+export * from './prices/simulated-price-walk';

@@ -1,2 +1,3 @@
 export * from './infrastructure.module';
 export * from './markets/markets-projection';
+export * from './shards/shard-partitions';

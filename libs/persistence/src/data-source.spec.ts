@@ -1,3 +1,4 @@
+import { MIGRATIONS } from './migrations';
 import type { DataSource } from 'typeorm';
 import { createDataSource, openDataSource, pingDataSource, runMigrations } from './data-source';
 import { IncomeEntity, OrderEntity } from './entities';
@@ -40,7 +41,7 @@ describe('data source and migrations (real Postgres)', () => {
     try {
       expect(await runMigrations(again)).toEqual([]);
       const applied: { name: string }[] = await again.query(`SELECT name FROM typeorm_migrations`);
-      expect(applied.map((r) => r.name)).toEqual(['InitialSchema1763712000000']);
+      expect(applied.map((r) => r.name)).toEqual(MIGRATIONS.map((m) => m.name));
     } finally {
       await again.destroy();
     }
@@ -108,7 +109,7 @@ describe('migrations from processes starting together', () => {
     try {
       await Promise.all(sources.map((s) => s.initialize()));
       const applied = await Promise.all(sources.map((s) => runMigrations(s)));
-      expect(applied.flat()).toEqual(['InitialSchema1763712000000']);
+      expect(applied.flat()).toEqual(MIGRATIONS.map((m) => m.name));
     } finally {
       await Promise.all(sources.map((s) => (s.isInitialized ? s.destroy() : undefined)));
       await db.drop();

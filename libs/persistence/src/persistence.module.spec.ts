@@ -1,3 +1,4 @@
+import { MIGRATIONS } from './migrations';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { loadAppConfig, Readiness, RuntimeModule } from '@perp/runtime';
@@ -31,7 +32,7 @@ describe('PersistenceModule (real Postgres)', () => {
     try {
       expect(ds.isInitialized).toBe(true);
       const [{ count }] = await ds.query(`SELECT count(*)::int AS count FROM typeorm_migrations`);
-      expect(count).toBe(1);
+      expect(count).toBe(MIGRATIONS.length);
       const { user } = await app
         .get(UserRepository)
         .findOrCreate('0x00000000000000000000000000000000000000aa');

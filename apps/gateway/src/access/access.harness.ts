@@ -6,7 +6,7 @@ import { type INestApplication, type LoggerService, Module, type ModuleMetadata 
 import { CacheModule, type CacheOptions } from '@perp/cache';
 import { PersistenceModule, testDatabaseUrl } from '@perp/persistence';
 import { type AppConfig, createHttpApp, loadAppConfig, RuntimeModule } from '@perp/runtime';
-import type { HDNodeWallet } from 'ethers';
+import type { BaseWallet } from 'ethers';
 import type { ApiAccessOptions } from './access-options';
 import { ApiAccessModule } from './api-access.module';
 
@@ -158,7 +158,7 @@ export function signed(
 }
 
 /** Wallet login over HTTP: nonce, EIP-712 signature, token. */
-export async function login(url: string, wallet: HDNodeWallet): Promise<string> {
+export async function login(url: string, wallet: BaseWallet): Promise<string> {
   const address = wallet.address.toLowerCase();
   const nonce = await http(`${url}/api/v1/auth/nonce/${address}`);
   if (nonce.status !== 200) throw new Error(`nonce: ${nonce.status} ${nonce.text}`);

@@ -20,6 +20,7 @@ import { ApiKeysService } from './api-keys/api-keys.service';
 import { AUTH_SECRETS, AuthSecretsModule } from './auth-secrets';
 import { FapiAccountSettingsController } from './fapi-account-settings.controller';
 import { HotStoreLoginNonceStore } from './login/hot-store-nonce-store';
+import { LoginRateLimitGuard } from './login/login-rate-limit.guard';
 import { LOGIN_VERIFIER, LoginController } from './login/login.controller';
 import { ApiKeyCache } from './signed/api-key-cache';
 import { LastUsedRecorder } from './signed/last-used';
@@ -69,6 +70,7 @@ export class ApiAccessModule {
         LastUsedRecorder,
         ApiKeysService,
         SignedRequestGuard,
+        LoginRateLimitGuard,
       ],
       exports: [
         AuthModule,

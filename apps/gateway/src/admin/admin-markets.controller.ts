@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Param, Post, UseGuards } from '@nestjs/common';
 import { Bus, BusTimeoutError } from '@perp/bus';
 import { type EngineCommand, NativeError, type NativeErrorCode, type Reply, TOPICS } from '@perp/contracts';
 import { type MarketStatus, MarketRegistry, normalizeSymbol } from '@perp/domain';
+import { AdminAuditRepository } from '@perp/persistence';
+import { APP_CONFIG, type AppConfig } from '@perp/runtime';
 import { nativeMarket } from '../markets/market-lookup';
 import { AdminTokenGuard } from './admin-token.guard';
-
-const ENGINE_TIMEOUT_MS = 5_000;
 
 /** Operator market changes; each is a command on the log, applied by the engine owning the symbol. */
 @Controller('admin/v1/markets')
@@ -15,6 +15,8 @@ export class AdminMarketsController {
   constructor(
     private readonly bus: Bus,
     private readonly markets: MarketRegistry,
+    private readonly audit: AdminAuditRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Post()
@@ -70,7 +72,7 @@ export class AdminMarketsController {
     try {
       reply = (
         await this.bus.request<Reply>(TOPICS.engineCommands.name, cmd.symbol, cmd, {
-          timeoutMs: ENGINE_TIMEOUT_MS,
+          timeoutMs: this.config.UPSTREAM_TIMEOUT_MS,
         })
       ).value;
     } catch (e) {
@@ -78,6 +80,16 @@ export class AdminMarketsController {
         throw new NativeError('SERVICE_UNAVAILABLE', 'the matching engine did not answer in time');
       throw e;
     }
+    await this.audit.append({
+      actor: 'admin',
+      action: cmd.type,
+      payload: {
+        commandId: cmd.id,
+        symbol: cmd.symbol,
+        ok: reply.ok,
+        ...(reply.error ? { error: reply.error } : {}),
+      },
+    });
     if (!reply.ok)
       throw new NativeError(
         (reply.error?.code as NativeErrorCode) ?? 'INVALID_REQUEST',

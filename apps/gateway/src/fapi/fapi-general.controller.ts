@@ -2,6 +2,7 @@ import { Controller, Get, Inject } from '@nestjs/common';
 import { toExchangeInfo } from '@perp/contracts';
 import { type Chain, MarketRegistry } from '@perp/domain';
 import { CHAIN } from '@perp/runtime';
+import { Weight } from '../rate-limits/weight.decorator';
 
 /** Public FAPI endpoints a client calls on start (Type NONE: no key, timestamp or signature). */
 @Controller('fapi/v1')
@@ -12,16 +13,19 @@ export class FapiGeneralController {
   ) {}
 
   @Get('ping')
+  @Weight(1)
   ping() {
     return {};
   }
 
   @Get('time')
+  @Weight(1)
   time() {
     return { serverTime: Date.now() };
   }
 
   @Get('exchangeInfo')
+  @Weight(1)
   exchangeInfo() {
     return toExchangeInfo(this.chain, this.markets.list(), Date.now());
   }

@@ -3,6 +3,8 @@ import { MarketRegistry } from '@perp/domain';
 import { TickerBook } from '@perp/market-data';
 import { fapiMarket } from '../markets/market-lookup';
 import { fapiTicker } from '../markets/ticker-view';
+import { bySymbol } from '../rate-limits/rate-limit-rules';
+import { Weight } from '../rate-limits/weight.decorator';
 
 @Controller('fapi/v1/ticker')
 export class FapiTickerController {
@@ -13,6 +15,7 @@ export class FapiTickerController {
 
   /** One symbol (any alias) gives an object; no symbol gives every market as an array. */
   @Get('24hr')
+  @Weight(bySymbol(1, 40))
   ticker24hr(@Query('symbol') symbol?: unknown) {
     const now = Date.now();
     if (symbol === undefined)

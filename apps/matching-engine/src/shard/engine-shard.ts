@@ -1,7 +1,5 @@
-import { createHash } from 'node:crypto';
-import { Logger } from '@nestjs/common';
 import type { Bus, BusMessage, Subscription, TopicPartition } from '@perp/bus';
-import { type EngineCommand, type EngineEvent, TOPICS } from '@perp/contracts';
+import { deterministicUuid, type EngineCommand, type EngineEvent, TOPICS } from '@perp/contracts';
 import {
   BookMarketState,
   BookOrderType,
@@ -13,6 +11,7 @@ import {
   Money,
   OrderBook,
 } from '@perp/domain';
+import { ShardPartition, ShardPartitions, type SnapshotPolicy } from '@perp/infrastructure';
 import type { EngineSnapshotRepository } from '@perp/persistence';
 
 export type OrderCommand = Extract<
@@ -23,14 +22,7 @@ export type OrderCommand = Extract<
 export type ShardReply =
   { ok: true; result: unknown } | { ok: false; error: { code: number | string; msg: string } };
 
-export interface EngineShardOptions {
-  /** Snapshot a partition after this many commands (default 1000). */
-  snapshotEvery?: number;
-  /** ... or this long after the previous snapshot when it has unsaved commands (default 60 s). */
-  snapshotIntervalMs?: number;
-  /** Snapshots kept per partition (default 3). */
-  keepSnapshots?: number;
-}
+export type EngineShardOptions = SnapshotPolicy;
 
 const SNAPSHOT_VERSION = 1;
 const SIDE_NAMES = ['BUY', 'SELL'] as const;
@@ -56,28 +48,15 @@ interface OrderInfo {
  * Everything one input partition owns: its symbols' books and the interning maps (order UUID and
  * user address <-> integer id). Snapshotted together with the offset of the last applied input.
  */
-class PartitionState {
+class PartitionState extends ShardPartition {
   readonly books = new Map<string, SymbolBook>();
   readonly orderIds = new Map<string, number>();
   readonly orders = new Map<number, OrderInfo>();
   readonly userIds = new Map<string, number>();
   readonly users: string[] = [];
   nextOrderId = 1;
-  /** Offset of the last input applied and whose output is published; -1 for none. */
-  lastOffset = -1n;
-  savedOffset = -1n;
-  sinceSnapshot = 0;
-  lastSnapshotAt = Date.now();
-  private chain: Promise<unknown> = Promise.resolve();
-
-  constructor(readonly partition: number) {}
-
-  /** Runs `fn` after everything queued before it: handlers and snapshots never interleave. */
-  run<T>(fn: () => Promise<T>): Promise<T> {
-    const next = this.chain.then(fn);
-    this.chain = next.catch(() => undefined);
-    return next;
-  }
+  /** Per risk partition, the offset of the last forwarded command applied (dedupe of risk replays). */
+  readonly origins = new Map<number, bigint>();
 
   userId(address: string): number {
     let id = this.userIds.get(address);
@@ -100,6 +79,7 @@ class PartitionState {
         offset: this.lastOffset.toString(),
         nextOrderId: this.nextOrderId,
         users: this.users,
+        origins: [...this.origins].map(([p, o]) => [p, o.toString()]),
         orders: [...this.orders].map(([id, o]) => [id, o.uuid, o.clientOrderId, o.user]),
         books: [...this.books.values()].map((b) => ({
           ...b,
@@ -115,14 +95,15 @@ class PartitionState {
       offset: string;
       nextOrderId: number;
       users: string[];
+      origins?: [number, string][];
       orders: [number, string, string, string][];
       books: (Omit<SymbolBook, 'book'> & { book: string })[];
     };
     if (s.v !== SNAPSHOT_VERSION) throw new Error(`unsupported engine snapshot version ${s.v}`);
     const p = new PartitionState(partition);
-    p.lastOffset = p.savedOffset = BigInt(s.offset);
     p.nextOrderId = s.nextOrderId;
     for (const u of s.users) p.userId(u);
+    for (const [partition, offset] of s.origins ?? []) p.origins.set(partition, BigInt(offset));
     for (const [id, uuid, clientOrderId, user] of s.orders) {
       p.orders.set(id, { uuid, clientOrderId, user });
       p.orderIds.set(uuid, id);
@@ -131,15 +112,6 @@ class PartitionState {
       p.books.set(b.symbol, { ...b, book: OrderBook.restore(new Uint8Array(Buffer.from(b.book, 'base64'))) });
     return p;
   }
-}
-
-/** A deterministic UUID (v5 layout) from an event id: a replay gives the trade the same id. */
-export function deterministicUuid(name: string): string {
-  const h = createHash('sha1').update(name).digest();
-  h[6] = (h[6] & 0x0f) | 0x50;
-  h[8] = (h[8] & 0x3f) | 0x80;
-  const x = h.subarray(0, 16).toString('hex');
-  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
 }
 
 /**
@@ -152,35 +124,32 @@ export function deterministicUuid(name: string): string {
  * (`topic/partition/offset/index`, trade ids derived from them), and consumers drop duplicates by id.
  */
 export class EngineShard {
-  private readonly logger = new Logger('engine-shard');
-  private readonly partitions = new Map<number, PartitionState>();
-  private readonly snapshotEvery: number;
-  private readonly snapshotIntervalMs: number;
-  private readonly keepSnapshots: number;
-  private timer?: NodeJS.Timeout;
+  private readonly partitions: ShardPartitions<PartitionState>;
 
   constructor(
     private readonly bus: Bus,
     private readonly markets: MarketRegistry,
-    private readonly snapshots?: EngineSnapshotRepository,
+    snapshots?: EngineSnapshotRepository,
     options: EngineShardOptions = {},
   ) {
-    this.snapshotEvery = options.snapshotEvery ?? 1000;
-    this.snapshotIntervalMs = options.snapshotIntervalMs ?? 60_000;
-    this.keepSnapshots = options.keepSnapshots ?? 3;
-    if (this.snapshots && this.snapshotIntervalMs > 0) {
-      this.timer = setInterval(() => void this.snapshotDue(), Math.min(this.snapshotIntervalMs, 1000));
-      this.timer.unref();
-    }
+    this.partitions = new ShardPartitions(
+      TOPICS.engineCommands.name,
+      SNAPSHOT_VERSION,
+      {
+        empty: (partition) => new PartitionState(partition),
+        restore: (partition, state) => PartitionState.deserialize(partition, state),
+      },
+      snapshots,
+      options,
+    );
   }
 
   stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
+    this.partitions.stop();
   }
 
   ownedPartitions(): number[] {
-    return [...this.partitions.keys()].sort((a, b) => a - b);
+    return this.partitions.owned();
   }
 
   /** The book of a symbol, when this member owns its partition and the book exists. */
@@ -193,88 +162,43 @@ export class EngineShard {
   }
 
   /** onAssigned: restore each partition from its latest snapshot and seek past it. */
-  async assigned(partitions: TopicPartition[], sub: Subscription): Promise<void> {
-    for (const tp of partitions) {
-      if (tp.topic !== TOPICS.engineCommands.name) continue;
-      const snap = await this.snapshots?.latest(tp.topic, tp.partition);
-      let state = new PartitionState(tp.partition);
-      if (snap) {
-        try {
-          state = PartitionState.deserialize(tp.partition, snap.state);
-        } catch (e) {
-          this.logger.error(
-            `partition ${tp.partition}: bad snapshot at ${snap.offset}: ${(e as Error).message}`,
-          );
-          throw e;
-        }
-      }
-      this.partitions.set(tp.partition, state);
-      await sub.seek({ ...tp, offset: (state.lastOffset + 1n).toString() });
-      if (snap) this.logger.log(`partition ${tp.partition}: restored at ${snap.offset}`);
-    }
+  assigned(partitions: TopicPartition[], sub: Subscription): Promise<void> {
+    return this.partitions.assigned(partitions, sub);
   }
 
   /** onRevoked: save what is unsaved (still a member on close) and drop the partitions' books. */
-  async revoked(partitions: TopicPartition[]): Promise<void> {
-    for (const tp of partitions) {
-      const p = this.partitions.get(tp.partition);
-      if (!p || tp.topic !== TOPICS.engineCommands.name) continue;
-      this.partitions.delete(tp.partition);
-      await p
-        .run(() => this.snapshot(p))
-        .catch((e: Error) => this.logger.warn(`final snapshot: ${e.message}`));
-    }
+  revoked(partitions: TopicPartition[]): Promise<void> {
+    return this.partitions.revoked(partitions);
   }
 
   /** Applies one command of an owned partition; publishes its events; returns the reply. */
   async handle(m: BusMessage, cmd: OrderCommand): Promise<ShardReply> {
-    let p = this.partitions.get(m.partition);
-    if (!p) {
-      // Subscribed without onAssigned wiring (or the partition was never announced): start empty.
-      p = new PartitionState(m.partition);
-      this.partitions.set(m.partition, p);
-    }
-    const state = p;
+    const state = this.partitions.getOrCreate(m.partition);
     return state.run(async () => {
       const offset = BigInt(m.offset);
       if (offset <= state.lastOffset) return { ok: false, error: { code: -1000, msg: 'already applied' } };
-      const [events, reply] = this.apply(state, m, cmd);
+      const origin = 'origin' in cmd ? cmd.origin : undefined;
+      const seen = origin && state.origins.get(origin.partition);
+      let events: EngineEvent[] = [];
+      let reply: ShardReply = { ok: false, error: { code: -1000, msg: 'already applied' } };
+      if (origin && seen !== undefined && BigInt(origin.offset) <= seen) {
+        // A risk shard replayed its input and forwarded this command again: applied already.
+      } else {
+        [events, reply] = this.apply(state, m, cmd);
+        if (origin) {
+          state.origins.set(origin.partition, BigInt(origin.offset));
+          events.push(this.commandResult(state, m, cmd, reply, events.length));
+        }
+      }
       for (const e of events) await this.bus.publish(TOPICS.engineEvents.name, e.symbol, e);
-      state.lastOffset = offset;
-      state.sinceSnapshot++;
-      if (this.snapshots && state.sinceSnapshot >= this.snapshotEvery) await this.snapshot(state);
+      await this.partitions.applied(state, offset);
       return reply;
     });
   }
 
   /** Stores every owned partition now (tests, shutdown). */
-  async snapshotAll(): Promise<void> {
-    for (const p of this.partitions.values()) await p.run(() => this.snapshot(p));
-  }
-
-  private async snapshotDue(): Promise<void> {
-    const now = Date.now();
-    for (const p of this.partitions.values())
-      if (p.sinceSnapshot > 0 && now - p.lastSnapshotAt >= this.snapshotIntervalMs)
-        await p.run(() => this.snapshot(p)).catch((e: Error) => this.logger.warn(`snapshot: ${e.message}`));
-  }
-
-  private async snapshot(p: PartitionState): Promise<void> {
-    if (!this.snapshots || p.lastOffset < 0n || p.lastOffset === p.savedOffset) return;
-    const offset = p.lastOffset;
-    const state = p.serialize();
-    const topic = TOPICS.engineCommands.name;
-    await this.snapshots.save({
-      topic,
-      partition: p.partition,
-      offset: offset.toString(),
-      state,
-      version: SNAPSHOT_VERSION,
-    });
-    await this.snapshots.prune(topic, p.partition, this.keepSnapshots);
-    p.savedOffset = offset;
-    p.sinceSnapshot = 0;
-    p.lastSnapshotAt = Date.now();
+  snapshotAll(): Promise<void> {
+    return this.partitions.saveAll();
   }
 
   private bookFor(p: PartitionState, symbol: string): SymbolBook | undefined {
@@ -375,6 +299,38 @@ export class EngineShard {
         break;
     }
     return [this.events(p, sb, m, cmd), reply];
+  }
+
+  /** The outcome of a command forwarded by risk, as the last of its events. */
+  private commandResult(
+    p: PartitionState,
+    m: BusMessage,
+    cmd: OrderCommand,
+    reply: ShardReply,
+    index: number,
+  ): EngineEvent {
+    const book = p.books.get(cmd.symbol)?.book;
+    return {
+      v: 1,
+      id: `${m.topic}/${m.partition}/${m.offset}/${index}`,
+      time: cmd.time,
+      type: 'command.result',
+      symbol: cmd.symbol,
+      seq: book?.seq ?? 0,
+      user: 'user' in cmd ? cmd.user : '',
+      command: cmd.type as 'order.place' | 'order.cancel' | 'order.cancelAll' | 'order.amend',
+      ...('orderId' in cmd && cmd.orderId !== undefined ? { orderId: cmd.orderId } : {}),
+      ...('replyTo' in cmd && cmd.replyTo ? { replyTo: cmd.replyTo } : {}),
+      ok: reply.ok,
+      ...(reply.ok
+        ? { result: reply.result }
+        : {
+            error: {
+              code: typeof reply.error.code === 'number' ? reply.error.code : -1000,
+              msg: reply.error.msg,
+            },
+          }),
+    };
   }
 
   private placeReply(

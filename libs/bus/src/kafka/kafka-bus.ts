@@ -80,6 +80,8 @@ const tpKey = (topic: string, partition: number) => `${topic}\u0000${partition}`
  * partition count). One produce request is in flight at a time, holding whatever queued meanwhile,
  * so publish order is log order without idempotence.
  */
+const JOIN_ATTEMPTS = 5;
+
 export class KafkaBus extends Bus {
   readonly kind = 'kafka' as const;
   private readonly logger: BusLogger;
@@ -177,22 +179,28 @@ export class KafkaBus extends Bus {
   async subscribe<T = unknown>(options: SubscribeOptions<T>): Promise<Subscription> {
     if (!this.connected) throw new BusClosedError();
     for (const topic of options.topics) if (!this.partitioners.has(topic)) throw new UnknownTopicError(topic);
-    const sub = new KafkaSubscription(
-      this.kafka!,
-      this.admin!,
-      options as SubscribeOptions,
-      this.options,
-      this.logger,
-    );
-    this.subscriptions.add(sub);
-    sub.onClose = () => this.subscriptions.delete(sub);
-    try {
-      await sub.start();
-    } catch (e) {
-      await sub.close().catch(() => undefined);
-      throw e;
+    // A join can fail on a broker's transient refusal (a rebalance racing the join, e.g. SyncGroup
+    // answered INVALID_REQUEST): retry it with a fresh member a few times before giving up.
+    for (let attempt = 1; ; attempt++) {
+      const sub = new KafkaSubscription(
+        this.kafka!,
+        this.admin!,
+        options as SubscribeOptions,
+        this.options,
+        this.logger,
+      );
+      this.subscriptions.add(sub);
+      sub.onClose = () => this.subscriptions.delete(sub);
+      try {
+        await sub.start();
+        return sub;
+      } catch (e) {
+        await sub.close().catch(() => undefined);
+        if (e instanceof BusClosedError || !this.connected || attempt >= JOIN_ATTEMPTS) throw e;
+        this.logger.warn(`group ${options.groupId}: join failed (${errorText(e)}); retrying (${attempt})`);
+        await new Promise((r) => setTimeout(r, 500 * attempt));
+      }
     }
-    return sub;
   }
 
   request<TReply = unknown>(

@@ -30,6 +30,8 @@ export const NATIVE_ERRORS = {
   MARKET_EXISTS: 409,
   MARKET_DELISTED: 409,
   SERVICE_UNAVAILABLE: 503,
+  /** Not in the spec's table: too many requests from one client (login and nonce), with Retry-After. */
+  RATE_LIMITED: 429,
   /** Not in the spec's table: a request body or parameter that fails validation. */
   INVALID_REQUEST: 400,
   NOT_FOUND: 404,

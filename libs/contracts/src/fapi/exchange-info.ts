@@ -5,7 +5,10 @@ import { ORDER_TYPES } from './new-order';
 export const FAPI_ORDER_TYPES = [...ORDER_TYPES, 'TRAILING_STOP_MARKET'];
 export const FAPI_TIME_IN_FORCE = ['GTC', 'IOC', 'FOK', 'GTX', 'GTD'];
 
-/** Request-weight and order-count ceilings published in exchangeInfo (not enforced yet: see README status). */
+/**
+ * Request-weight and order-count ceilings published in exchangeInfo: Binance USD-M's, which are the
+ * gateway's defaults (RATE_LIMIT_* in the README; enforced by apps/gateway/src/rate-limits).
+ */
 export const RATE_LIMITS = [
   { rateLimitType: 'REQUEST_WEIGHT', interval: 'MINUTE', intervalNum: 1, limit: 2400 },
   { rateLimitType: 'ORDERS', interval: 'MINUTE', intervalNum: 1, limit: 1200 },
@@ -71,12 +74,18 @@ export function toExchangeInfoSymbol(m: Market) {
   };
 }
 
-export function toExchangeInfo(chain: Chain, markets: readonly Market[], serverTime: number) {
+/** `rateLimits`: the ceilings in force, when the deployment configures others than the defaults. */
+export function toExchangeInfo(
+  chain: Chain,
+  markets: readonly Market[],
+  serverTime: number,
+  rateLimits: readonly (typeof RATE_LIMITS)[number][] = RATE_LIMITS,
+) {
   return {
     timezone: 'UTC',
     serverTime,
     futuresType: 'U_MARGINED',
-    rateLimits: RATE_LIMITS,
+    rateLimits,
     exchangeFilters: [],
     assets: [{ asset: chain.settlementAsset, marginAvailable: true, autoAssetExchange: '0' }],
     symbols: markets.map(toExchangeInfoSymbol),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { engineEvent } from './events';
 import { address, decimal, envelope, ms, side, symbol } from './primitives';
 
 export const orderType = z.enum([
@@ -30,6 +31,25 @@ const newOrder = {
   selfTradePreventionMode: stpMode,
 };
 
+/** An open order of a user: by orderId, else by clientOrderId. */
+const orderRef = {
+  user: address,
+  symbol,
+  orderId: z.string().max(64).optional(),
+  clientOrderId: z.string().max(36).optional(),
+};
+
+/**
+ * Where a command forwarded by risk came from and whom to answer: the engine dedupes by `origin`
+ * (a high-water mark per risk partition) and ends the command's events with `command.result`.
+ */
+const forwarded = {
+  origin: z
+    .object({ partition: z.number().int().nonnegative(), offset: z.string().regex(/^\d+$/) })
+    .optional(),
+  replyTo: z.object({ topic: z.string(), key: z.string(), correlationId: z.string() }).optional(),
+};
+
 /** Gateway -> risk, keyed by user: everything that needs the account's state first. */
 export const riskCommand = z.discriminatedUnion('type', [
   z.object({ ...envelope, type: z.literal('order.new'), ...newOrder }),
@@ -55,6 +75,49 @@ export const riskCommand = z.discriminatedUnion('type', [
     tier: z.number().int().min(0),
     actor: z.string(),
   }),
+  z.object({ ...envelope, type: z.literal('order.cancel'), ...orderRef }),
+  z.object({ ...envelope, type: z.literal('order.cancelAll'), user: address, symbol }),
+  z.object({
+    ...envelope,
+    type: z.literal('order.amend'),
+    ...orderRef,
+    side,
+    price: decimal,
+    quantity: decimal,
+  }),
+  z.object({ ...envelope, type: z.literal('margin.mode'), user: address, mode: z.string().max(32) }),
+  z.object({
+    ...envelope,
+    type: z.literal('collateral'),
+    user: address,
+    symbol,
+    action: z.enum(['add', 'remove']),
+    amount: decimal,
+  }),
+  /** Prices, copied into every risk partition so each shard sees them in its command order. */
+  z.object({
+    ...envelope,
+    type: z.literal('price.mark'),
+    symbol,
+    markPrice: decimal,
+    indexPrice: decimal,
+  }),
+  /**
+   * An engine event concerning a user of this partition, copied by the risk router. `source` is the
+   * place of the engine command that produced it (engine-commands partition and offset; index =
+   * event index x 2 + copy, copy 0 maker, 1 taker of a trade): the shard keeps a high-water mark
+   * per engine partition and drops copies at or below it (engine or router replays).
+   */
+  z.object({
+    ...envelope,
+    type: z.literal('engine.event'),
+    source: z.object({
+      partition: z.number().int().nonnegative(),
+      offset: z.string().regex(/^\d+$/),
+      index: z.number().int().nonnegative(),
+    }),
+    event: engineEvent,
+  }),
 ]);
 export type RiskCommand = z.infer<typeof riskCommand>;
 
@@ -66,6 +129,7 @@ export const engineCommand = z.discriminatedUnion('type', [
     ...newOrder,
     quantity: decimal,
     frozenMargin: decimal,
+    ...forwarded,
   }),
   z.object({
     ...envelope,
@@ -74,8 +138,9 @@ export const engineCommand = z.discriminatedUnion('type', [
     symbol,
     orderId: z.string().optional(),
     clientOrderId: z.string().optional(),
+    ...forwarded,
   }),
-  z.object({ ...envelope, type: z.literal('order.cancelAll'), user: address, symbol }),
+  z.object({ ...envelope, type: z.literal('order.cancelAll'), user: address, symbol, ...forwarded }),
   z.object({
     ...envelope,
     type: z.literal('order.amend'),
@@ -84,6 +149,7 @@ export const engineCommand = z.discriminatedUnion('type', [
     orderId: z.string(),
     price: decimal,
     quantity: decimal,
+    ...forwarded,
   }),
   z.object({
     ...envelope,
@@ -107,7 +173,10 @@ export const reply = z.object({
   correlationId: z.string(),
   ok: z.boolean(),
   result: z.unknown().optional(),
-  error: z.object({ code: z.union([z.number().int(), z.string()]), msg: z.string() }).optional(),
+  /** `code` is the FAPI code (or a native code); `reason` the domain's name for it, when it has one. */
+  error: z
+    .object({ code: z.union([z.number().int(), z.string()]), msg: z.string(), reason: z.string().optional() })
+    .optional(),
   time: ms,
 });
 export type Reply = z.infer<typeof reply>;

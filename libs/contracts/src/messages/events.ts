@@ -64,8 +64,70 @@ export const engineEvent = z.discriminatedUnion('type', [
     seq: z.number().int().nonnegative(),
     status: z.enum(['TRADING', 'HALT', 'CLOSE']),
   }),
+  /**
+   * The last event of a command forwarded by risk: its outcome, for the user's risk shard to answer
+   * the requester once the command's fills are settled (read-your-writes for the caller).
+   */
+  z.object({
+    ...envelope,
+    type: z.literal('command.result'),
+    symbol,
+    seq: z.number().int().nonnegative(),
+    user: address,
+    command: z.enum(['order.place', 'order.cancel', 'order.cancelAll', 'order.amend']),
+    orderId: z.string().optional(),
+    replyTo: z.object({ topic: z.string(), key: z.string(), correlationId: z.string() }).optional(),
+    ok: z.boolean(),
+    result: z.unknown().optional(),
+    error: z.object({ code: z.number().int(), msg: z.string() }).optional(),
+  }),
 ]);
 export type EngineEvent = z.infer<typeof engineEvent>;
+
+/** The FAPI Order record (spec: Order), as risk keeps it; `user` is the owner (not on the wire). */
+export const orderRecord = z.object({
+  orderId: z.string(),
+  user: address,
+  symbol,
+  status: z.enum(['NEW', 'PARTIALLY_FILLED', 'FILLED', 'CANCELED', 'REJECTED']),
+  clientOrderId: z.string(),
+  price: decimal,
+  avgPrice: decimal,
+  origQty: decimal,
+  executedQty: decimal,
+  cumQuote: decimal,
+  timeInForce: z.string(),
+  type: z.string(),
+  origType: z.string(),
+  reduceOnly: z.boolean(),
+  side,
+  positionSide: z.literal('BOTH'),
+  stopPrice: decimal,
+  workingType: z.string(),
+  priceProtect: z.boolean(),
+  selfTradePreventionMode: z.string(),
+  time: ms,
+  updateTime: ms,
+});
+export type OrderRecord = z.infer<typeof orderRecord>;
+
+/** One user's side of a trade (GET /fapi/v1/userTrades row). */
+export const userTrade = z.object({
+  tradeId: z.string().uuid(),
+  orderId: z.string(),
+  user: address,
+  symbol,
+  side,
+  price: decimal,
+  qty: decimal,
+  quoteQty: decimal,
+  commission: decimal,
+  commissionAsset: z.string(),
+  realizedPnl: decimal,
+  maker: z.boolean(),
+  time: ms,
+});
+export type UserTrade = z.infer<typeof userTrade>;
 
 /** Risk -> everyone, keyed by user: balances, positions and income as settled. */
 export const accountEvent = z.discriminatedUnion('type', [
@@ -97,6 +159,9 @@ export const accountEvent = z.discriminatedUnion('type', [
     tradeId: z.string(),
     info: z.string(),
   }),
+  /** The order's whole record after each change (accepted, filled, canceled, expired, rejected). */
+  z.object({ ...envelope, type: z.literal('order'), user: address, order: orderRecord }),
+  z.object({ ...envelope, type: z.literal('trade'), user: address, trade: userTrade }),
 ]);
 export type AccountEvent = z.infer<typeof accountEvent>;
 

@@ -16,3 +16,6 @@ export const envelope = {
   v: z.literal(1),
   time: ms,
 };
+
+/** A message of a union type without its envelope fields (what a producer fills in). */
+export type MessageBody<T> = T extends unknown ? Omit<T, 'id' | 'v' | 'time'> : never;

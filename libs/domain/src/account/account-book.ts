@@ -10,6 +10,13 @@ import {
   type MarkPrices,
   type PositionView,
 } from './account';
+import {
+  ACCOUNT_STATE_VERSION,
+  fromMoneyString,
+  parseAccountBookState,
+  toMoneyString,
+  type AccountBookState,
+} from './account-state';
 import { feeRates, isValidVipTier } from './fees';
 import { Ledger, walletOf, type LedgerTransfer } from './ledger';
 import { checkPreTrade, type PreTradeRequest, type PreTradeResult } from './pre-trade';
@@ -39,7 +46,7 @@ export interface AccountBookOptions {
  * clearing balances net to the unrealized PnL of all positions only summed over the shards.
  */
 export class AccountBook {
-  readonly ledger = new Ledger();
+  private shardLedger = new Ledger();
   private readonly accounts = new Map<string, Account>();
   private readonly marks = new Map<string, Money>();
   private readonly asset: string;
@@ -47,6 +54,36 @@ export class AccountBook {
 
   constructor(private readonly options: AccountBookOptions) {
     this.asset = options.asset ?? 'USDT';
+  }
+
+  /** A getter so that fromState can put the restored ledger in place. */
+  get ledger(): Ledger {
+    return this.shardLedger;
+  }
+
+  /** Every account, the ledger and the mark prices, as plain JSON (see account-state.ts). */
+  toState(): AccountBookState {
+    return {
+      v: ACCOUNT_STATE_VERSION,
+      accounts: this.allAccounts().map((a) => a.toState()),
+      ledger: this.shardLedger.toState(),
+      marks: [...this.marks].map(([symbol, price]) => [symbol, toMoneyString(price)]),
+    };
+  }
+
+  /**
+   * The book a state was taken of, with the live configuration in `options` (markets, fee tiers
+   * and asset are configuration, not state). Throws on another version or a malformed state,
+   * including one whose ledger wallets disagree with its accounts.
+   */
+  static fromState(state: unknown, options: AccountBookOptions): AccountBook {
+    const s = parseAccountBookState(state);
+    const book = new AccountBook(options);
+    // The parts are validated again by their own fromState: cheap next to the JSON parse.
+    for (const a of s.accounts) book.accounts.set(a.user, Account.fromState(a));
+    book.shardLedger = Ledger.fromState(s.ledger);
+    for (const [symbol, price] of s.marks) book.setMarkPrice(symbol, fromMoneyString(price));
+    return book;
   }
 
   /** The user's account, opened empty on first use. */

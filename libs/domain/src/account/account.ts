@@ -1,5 +1,16 @@
 import type { Market } from '../markets/market';
 import { Money } from '../money/money';
+import {
+  ACCOUNT_STATE_VERSION,
+  fromMoneyString,
+  orderFromState,
+  orderToState,
+  parseAccountState,
+  positionFromState,
+  positionToState,
+  toMoneyString,
+  type AccountState,
+} from './account-state';
 import { isIsolated, marginTypeOf, parseMarginMode, type MarginMode } from './margin-mode';
 import { isValidLeverage, maintenanceMargin, marginRatio, maxNotionalForLeverage } from './margin';
 import type { AccountOrder } from './order';
@@ -78,6 +89,35 @@ export class Account {
   private readonly orderIdByClientId = new Map<string, string>();
 
   constructor(readonly user: string) {}
+
+  /** Everything the account holds, as plain JSON (see account-state.ts). */
+  toState(): AccountState {
+    return {
+      v: ACCOUNT_STATE_VERSION,
+      user: this.user,
+      walletBalance: toMoneyString(this.wallet),
+      marginMode: this.mode,
+      vipTier: this.tier,
+      leverages: [...this.leverages],
+      positions: this.positions().map(positionToState),
+      orders: this.openOrders().map(orderToState),
+      clientOrderIds: [...this.orderIdByClientId],
+    };
+  }
+
+  /** Validates the state (throws on another version or a malformed one) and rebuilds the account. */
+  static fromState(state: unknown): Account {
+    const s = parseAccountState(state);
+    const a = new Account(s.user);
+    a.wallet = fromMoneyString(s.walletBalance);
+    a.mode = s.marginMode;
+    a.tier = s.vipTier;
+    for (const [symbol, leverage] of s.leverages) a.leverages.set(symbol, leverage);
+    for (const p of s.positions) a.positionsBySymbol.set(p.symbol, positionFromState(p));
+    for (const o of s.orders) a.ordersById.set(o.orderId, orderFromState(o));
+    for (const [clientOrderId, orderId] of s.clientOrderIds) a.orderIdByClientId.set(clientOrderId, orderId);
+    return a;
+  }
 
   get walletBalance(): Money {
     return this.wallet;

@@ -74,3 +74,15 @@ export {
   type SettlementResult,
 } from './settlement';
 export { AccountBook, type AccountBookOptions } from './account-book';
+export {
+  ACCOUNT_STATE_VERSION,
+  parseAccountBookState,
+  parseAccountState,
+  parseLedgerState,
+  type AccountBookState,
+  type AccountOrderState,
+  type AccountPositionState,
+  type AccountState,
+  type LedgerState,
+  type MoneyString,
+} from './account-state';

@@ -1,4 +1,5 @@
 import { Money } from '../money/money';
+import { fromMoneyString, parseLedgerState, toMoneyString, type LedgerState } from './account-state';
 import { ZERO } from './rounding';
 
 /** Commissions collected. */
@@ -77,5 +78,21 @@ export class Ledger {
 
   entries(): [LedgerAccount, Money][] {
     return [...this.balances.entries()];
+  }
+
+  toState(): LedgerState {
+    return {
+      balances: this.entries().map(([a, b]) => [a, toMoneyString(b)]),
+      totalDeposits: toMoneyString(this.deposited),
+    };
+  }
+
+  /** Validates the state (throws on a malformed one) and returns the ledger it describes. */
+  static fromState(state: unknown): Ledger {
+    const s = parseLedgerState(state);
+    const ledger = new Ledger();
+    for (const [account, balance] of s.balances) ledger.balances.set(account, fromMoneyString(balance));
+    ledger.deposited = fromMoneyString(s.totalDeposits);
+    return ledger;
   }
 }

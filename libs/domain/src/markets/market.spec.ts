@@ -31,6 +31,13 @@ describe('parseMarket', () => {
     expect(m.fundingIntervalHours).toBe(8);
   });
 
+  it('accepts an optional referencePrice on the tick grid', () => {
+    expect(parseMarket(btc).referencePrice).toBeUndefined();
+    expect(parseMarket({ ...btc, referencePrice: '65000.1' }).referencePrice).toBe('65000.1');
+    expect(() => parseMarket({ ...btc, referencePrice: '65000.05' })).toThrow(/multiple of tickSize/);
+    expect(() => parseMarket({ ...btc, referencePrice: '0' })).toThrow();
+  });
+
   it('computes Binance-style cumulative maintenance amounts', () => {
     const m = parseMarket(btc);
     // cum_n = cum_{n-1} + floor_n x (ratio_n - ratio_{n-1})

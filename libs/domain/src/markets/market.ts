@@ -48,6 +48,11 @@ export const marketConfigSchema = z.object({
   sortOrder: z.number().int().nonnegative(),
   onboardDate: z.number().int().nonnegative().default(0),
   maintenanceBrackets: z.array(maintenanceBracketSchema).min(1),
+  /**
+   * Where a simulated index-price feed starts (a multiple of tickSize). Optional: only the
+   * embedded demo's feed reads it; markets without one get no simulated prices.
+   */
+  referencePrice: positiveDecimal.optional(),
 });
 export type MarketConfigInput = z.input<typeof marketConfigSchema>;
 
@@ -66,6 +71,8 @@ export function parseMarket(input: unknown): Market {
   if (m.defaultLeverage > m.maxLeverage) throw new Error(`${m.symbol}: defaultLeverage above maxLeverage`);
   if (new Money(m.minOrderSizeUsd).gt(m.maxOrderSizeUsd))
     throw new Error(`${m.symbol}: minOrderSizeUsd above maxOrderSizeUsd`);
+  if (m.referencePrice !== undefined && !new Money(m.referencePrice).mod(m.tickSize).isZero())
+    throw new Error(`${m.symbol}: referencePrice not a multiple of tickSize`);
   let cum = new Money(0);
   let floor = new Money(0);
   let prevRatio = new Money(0);

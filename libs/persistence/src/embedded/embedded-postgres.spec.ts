@@ -1,3 +1,4 @@
+import { MIGRATIONS } from '../migrations';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +10,7 @@ import { join } from 'node:path';
  * directory (not dist/, which other test files rebuild concurrently).
  */
 const REPO = join(__dirname, '..', '..', '..', '..');
-const INITIAL = ['InitialSchema1763712000000'];
+const INITIAL = MIGRATIONS.map((m) => m.name);
 
 interface ProbeResult {
   applied: string[];

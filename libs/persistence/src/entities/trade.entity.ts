@@ -13,7 +13,7 @@ export class TradeEntity {
   @PrimaryColumn({ type: 'uuid' })
   id!: string;
 
-  @Column({ name: 'order_id', type: 'uuid' })
+  @PrimaryColumn({ name: 'order_id', type: 'uuid' })
   orderId!: string;
 
   @Column({ name: 'user_id', type: 'uuid' })

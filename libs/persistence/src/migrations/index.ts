@@ -1,4 +1,5 @@
 import { InitialSchema1763712000000 } from './1763712000000-initial-schema';
+import { TradeSides1763800000000 } from './1763800000000-trade-sides';
 
 /** Every migration, oldest first. Listed as classes (not globs) so dist/ and Jest load the same code. */
-export const MIGRATIONS = [InitialSchema1763712000000];
+export const MIGRATIONS = [InitialSchema1763712000000, TradeSides1763800000000];

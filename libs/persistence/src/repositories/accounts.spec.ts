@@ -102,6 +102,29 @@ describe('account repositories (real Postgres)', () => {
       expect(await keys.findByApiKey(apiKey)).toBeUndefined();
     });
 
+    it('never moves last_used_at backwards (late or out-of-order writes keep the newest use)', async () => {
+      const { user } = await users.findOrCreate(address());
+      const key = await keys.create({ userId: user.id, apiKey: hex64(), secretCiphertext: 'v1:c' });
+      const lastUsed = async () => (await keys.findForUser(user.id, key.id))?.lastUsedAt;
+      const t1 = new Date('2030-01-02T03:04:05.100Z');
+      const t2 = new Date('2030-01-02T03:04:05.200Z');
+      await keys.touchLastUsed(key.id, t1); // from NULL
+      expect(await lastUsed()).toEqual(t1);
+      await keys.touchLastUsed(key.id, t2);
+      expect(await lastUsed()).toEqual(t2);
+      await keys.touchLastUsed(key.id, t1); // a replica flushing an older use
+      expect(await lastUsed()).toEqual(t2);
+      await keys.touchLastUsed(key.id, t2);
+      expect(await lastUsed()).toEqual(t2);
+      // Concurrent flushes in any order: the newest wins.
+      const times = Array.from({ length: 8 }, (_, i) => new Date(t2.getTime() + 1000 * (i + 1)));
+      await Promise.all([...times].reverse().map((t) => keys.touchLastUsed(key.id, t)));
+      expect(await lastUsed()).toEqual(times[times.length - 1]);
+      // Another key's row is untouched.
+      const other = await keys.create({ userId: user.id, apiKey: hex64(), secretCiphertext: 'v1:c' });
+      expect((await keys.findForUser(user.id, other.id))?.lastUsedAt).toBeNull();
+    });
+
     it('refuses a duplicate api_key and an unknown status', async () => {
       const { user } = await users.findOrCreate(address());
       const apiKey = hex64();

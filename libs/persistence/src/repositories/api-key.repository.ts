@@ -89,7 +89,18 @@ export class ApiKeyRepository extends BaseRepository<ApiKeyEntity> {
     return ((await this.repo.delete({ id, userId })).affected ?? 0) > 0;
   }
 
+  /**
+   * Records a use of the key at `at`. last_used_at never moves backwards: replicas flush their
+   * uses independently and a retried write may arrive late, so the newer of the stored and the
+   * given time wins (GREATEST ignores the NULL of a key never used).
+   */
   async touchLastUsed(id: string, at: Date = new Date()): Promise<void> {
-    await this.repo.update({ id }, { lastUsedAt: at });
+    await this.repo
+      .createQueryBuilder()
+      .update()
+      .set({ lastUsedAt: () => 'GREATEST(last_used_at, CAST(:at AS timestamptz))' })
+      .where('id = :id', { id })
+      .setParameter('at', at)
+      .execute();
   }
 }

@@ -20,6 +20,34 @@ describe('loadAppConfig', () => {
     expect(loadAppConfig({ BUS: 'kafka', KAFKA_BROKERS: '127.0.0.1:9092' }).BUS).toBe('kafka');
   });
 
+  it("rate-limit ceilings default to Binance USD-M's and must be positive integers", () => {
+    const c = loadAppConfig({});
+    expect([
+      c.RATE_LIMIT_WEIGHT_PER_MIN,
+      c.RATE_LIMIT_ORDERS_PER_10S,
+      c.RATE_LIMIT_ORDERS_PER_MIN,
+      c.RATE_LIMIT_LOGIN_PER_MIN,
+    ]).toEqual([2400, 300, 1200, 60]);
+    expect(loadAppConfig({ RATE_LIMIT_ORDERS_PER_MIN: '5' }).RATE_LIMIT_ORDERS_PER_MIN).toBe(5);
+    expect(() => loadAppConfig({ RATE_LIMIT_WEIGHT_PER_MIN: '-1', RATE_LIMIT_LOGIN_PER_MIN: 'x' })).toThrow(
+      /RATE_LIMIT_WEIGHT_PER_MIN[\s\S]*RATE_LIMIT_LOGIN_PER_MIN/,
+    );
+  });
+
+  it('price source defaults to admin pushes; the simulated feed takes an interval and a seed', () => {
+    const c = loadAppConfig({});
+    expect([c.PRICE_SOURCE, c.PRICE_FEED_INTERVAL_MS, c.PRICE_FEED_SEED]).toEqual(['admin', 1000, 1]);
+    const s = loadAppConfig({
+      PRICE_SOURCE: 'simulated',
+      PRICE_FEED_INTERVAL_MS: '250',
+      PRICE_FEED_SEED: '7',
+    });
+    expect([s.PRICE_SOURCE, s.PRICE_FEED_INTERVAL_MS, s.PRICE_FEED_SEED]).toEqual(['simulated', 250, 7]);
+    expect(() =>
+      loadAppConfig({ PRICE_SOURCE: 'oracle', PRICE_FEED_INTERVAL_MS: '0', PRICE_FEED_SEED: '-1' }),
+    ).toThrow(/PRICE_SOURCE[\s\S]*PRICE_FEED_INTERVAL_MS[\s\S]*PRICE_FEED_SEED/);
+  });
+
   it('rejects a short admin token', () => {
     expect(() => loadAppConfig({ ADMIN_TOKEN: 'short' })).toThrow('ADMIN_TOKEN');
   });

@@ -37,6 +37,18 @@ export const envSchema = z
     API_KEY_MASTER_KEY: z.string().optional(),
     API_KEY_MASTER_KEY_PREVIOUS: z.string().optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'log', 'debug', 'verbose']).default('log'),
+    // Gateway rate limits (Binance USD-M defaults); counters live in the hot store, shared by replicas.
+    RATE_LIMIT_WEIGHT_PER_MIN: z.coerce.number().int().min(1).default(2400),
+    RATE_LIMIT_ORDERS_PER_10S: z.coerce.number().int().min(1).default(300),
+    RATE_LIMIT_ORDERS_PER_MIN: z.coerce.number().int().min(1).default(1200),
+    RATE_LIMIT_LOGIN_PER_MIN: z.coerce.number().int().min(1).default(60),
+    // How long the gateway waits for risk, the engine or a price copy before answering 503.
+    UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+    // Index prices: operator pushes only (tests, clusters) or the deterministic simulated feed
+    // (embedded demo; deploy/scripts/start.sh sets it), run by the market-data service.
+    PRICE_SOURCE: z.enum(['simulated', 'admin']).default('admin'),
+    PRICE_FEED_INTERVAL_MS: z.coerce.number().int().min(10).max(3_600_000).default(1000),
+    PRICE_FEED_SEED: z.coerce.number().int().min(0).max(0xffffffff).default(1),
   })
   .superRefine((env, ctx) => {
     if (env.BUS === 'kafka' && !env.KAFKA_BROKERS)

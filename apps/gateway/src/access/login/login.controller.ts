@@ -1,7 +1,8 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, UseGuards } from '@nestjs/common';
 import { JwtTokenService, type LoginTypedData, LoginVerifier } from '@perp/auth';
 import { UserRepository } from '@perp/persistence';
 import { objectBody } from '../object-body';
+import { LoginRateLimitGuard } from './login-rate-limit.guard';
 
 /** The provider of the process's {@link LoginVerifier} (chain id of the deployment, shared nonce store). */
 export const LOGIN_VERIFIER = Symbol('LOGIN_VERIFIER');
@@ -9,9 +10,11 @@ export const LOGIN_VERIFIER = Symbol('LOGIN_VERIFIER');
 /**
  * Wallet login (spec "Native: login"). The user row is created by a successful login, not by the
  * nonce request: asking for a nonce proves nothing, so it must not let anyone fill the users table.
- * USER_NOT_FOUND therefore means "no pending nonce", as the spec's rule reads.
+ * USER_NOT_FOUND therefore means "no pending nonce", as the spec's rule reads. Both endpoints are
+ * rate limited per client IP (LoginRateLimitGuard: 429 RATE_LIMITED).
  */
 @Controller('api/v1/auth')
+@UseGuards(LoginRateLimitGuard)
 export class LoginController {
   constructor(
     @Inject(LOGIN_VERIFIER) private readonly verifier: LoginVerifier,

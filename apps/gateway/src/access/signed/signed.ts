@@ -19,13 +19,20 @@ export interface SignedEndpoint {
   type: 'TRADE' | 'USER_DATA';
   /** Request weight; a function when it depends on the parameters (e.g. with or without symbol). */
   weight: number | ((params: RawParams) => number);
+  /**
+   * Orders the request places, counted per account against the ORDERS ceilings (10 s and 1 min)
+   * before the handler runs: `1` on New Order, `(p) => batchOrderCount(p)` on batchOrders. Absent
+   * on endpoints that place no order (no order-count check, no X-MBX-ORDER-COUNT-* headers).
+   */
+  orders?: number | ((params: RawParams) => number);
 }
 
 export const SIGNED_ENDPOINT = 'perp:fapi-signed-endpoint';
 
 /**
  * Marks a FAPI endpoint as signed: X-MBX-APIKEY, `timestamp` and `signature` are checked before the
- * handler runs (see SignedRequestGuard), and the Type and Weight are recorded for rate limiting.
+ * handler runs (see SignedRequestGuard), and the Type, Weight and order count are recorded for rate
+ * limiting (apps/gateway/src/rate-limits).
  */
 export function Signed(endpoint: SignedEndpoint): MethodDecorator & ClassDecorator {
   return applyDecorators(SetMetadata(SIGNED_ENDPOINT, endpoint), UseGuards(SignedRequestGuard));

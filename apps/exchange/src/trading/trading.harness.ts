@@ -1,0 +1,49 @@
+import { type BaseWallet, Wallet } from 'ethers';
+import {
+  createKey,
+  json,
+  type HttpResponse,
+  type KeyPair,
+  login,
+} from '../../../gateway/src/access/access.harness';
+
+/** A user of the end-to-end trading tests: a wallet address and an API key of it. */
+export interface Trader {
+  address: string;
+  key: KeyPair;
+}
+
+/** Polls `read` until `done` holds or the time is up; returns the last value read. */
+export async function eventually<T>(
+  read: () => Promise<T>,
+  done: (v: T) => boolean,
+  timeoutMs = 10_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await read();
+    if (done(v) || Date.now() > deadline) return v;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** A wallet logged in over HTTP, with one API key. */
+export async function newTrader(
+  url: string,
+  wallet: BaseWallet = Wallet.createRandom(),
+  label = 'trader',
+): Promise<Trader> {
+  const token = await login(url, wallet);
+  return { address: wallet.address.toLowerCase(), key: await createKey(url, token, { label }) };
+}
+
+/** An operator request on `/admin/v1`. */
+export function adminRequest(
+  url: string,
+  adminToken: string,
+  path: string,
+  method: string,
+  body?: unknown,
+): Promise<HttpResponse> {
+  return json(`${url}/admin/v1${path}`, method, body, adminToken);
+}

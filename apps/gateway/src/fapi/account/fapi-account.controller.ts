@@ -1,0 +1,93 @@
+import { Controller, Get } from '@nestjs/common';
+import { type RawParams, required, scalar } from '@perp/contracts';
+import { MarketRegistry, type Money } from '@perp/domain';
+import { Caller, type FapiCaller, FapiParams, Signed } from '../../access';
+import { fapiMarket } from '../../markets/market-lookup';
+import { AccountReader, type AccountSnapshot } from './account-reader';
+import { activeSymbols, allSymbols } from './account-symbols';
+import { accountV2, accountV3 } from './account-view';
+import { accountTotals, balanceRows } from './balance-view';
+import { commissionRateView, leverageBracketView } from './leverage-bracket-view';
+import { positionRiskV2Row, positionRiskV3Row, symbolRisks } from './position-risk-view';
+
+/**
+ * Balances, account information, position risk, brackets and commission rates: read from the
+ * account projection the risk shards keep in the hot store (see README).
+ */
+@Controller('fapi')
+export class FapiAccountController {
+  constructor(
+    private readonly reader: AccountReader,
+    private readonly markets: MarketRegistry,
+  ) {}
+
+  @Get(['v2/balance', 'v3/balance'])
+  @Signed({ type: 'USER_DATA', weight: 5 })
+  async balance(@Caller() caller: FapiCaller) {
+    const s = await this.reader.snapshot(caller.address);
+    return balanceRows(accountTotals(s, this.reader.marketLookup), caller.address);
+  }
+
+  @Get('v2/account')
+  @Signed({ type: 'USER_DATA', weight: 5 })
+  async accountV2(@Caller() caller: FapiCaller) {
+    const s = await this.reader.snapshot(caller.address, this.listed());
+    const risks = symbolRisks(s, allSymbols(s, this.markets), this.reader.marketLookup, this.takerRate(s));
+    return accountV2(accountTotals(s, this.reader.marketLookup), risks, s.account.vipTier);
+  }
+
+  @Get('v3/account')
+  @Signed({ type: 'USER_DATA', weight: 5 })
+  async accountV3(@Caller() caller: FapiCaller) {
+    const s = await this.reader.snapshot(caller.address);
+    const risks = symbolRisks(s, activeSymbols(s, this.markets), this.reader.marketLookup, this.takerRate(s));
+    return accountV3(accountTotals(s, this.reader.marketLookup), risks);
+  }
+
+  /** v1 and v2: one row per symbol (every market without `symbol`), flat ones included. */
+  @Get(['v1/positionRisk', 'v2/positionRisk'])
+  @Signed({ type: 'USER_DATA', weight: 5 })
+  async positionRisk(@Caller() caller: FapiCaller, @FapiParams() params: RawParams) {
+    const symbol = scalar(params, 'symbol');
+    const market = symbol === undefined ? undefined : fapiMarket(this.markets, symbol);
+    const s = await this.reader.snapshot(caller.address, market ? [market.symbol] : this.listed());
+    const symbols = market ? [market.symbol] : allSymbols(s, this.markets);
+    return symbolRisks(s, symbols, this.reader.marketLookup, this.takerRate(s)).map(positionRiskV2Row);
+  }
+
+  /** v3: only symbols with a position or open orders (Binance "Position Information V3"). */
+  @Get('v3/positionRisk')
+  @Signed({ type: 'USER_DATA', weight: 5 })
+  async positionRiskV3(@Caller() caller: FapiCaller, @FapiParams() params: RawParams) {
+    const symbol = scalar(params, 'symbol');
+    const market = symbol === undefined ? undefined : fapiMarket(this.markets, symbol);
+    const s = await this.reader.snapshot(caller.address);
+    const symbols = activeSymbols(s, this.markets).filter((x) => !market || x === market.symbol);
+    return symbolRisks(s, symbols, this.reader.marketLookup, this.takerRate(s)).map(positionRiskV3Row);
+  }
+
+  /** With `symbol` one object, without it an array of every market (as Binance). */
+  @Get('v1/leverageBracket')
+  @Signed({ type: 'USER_DATA', weight: 1 })
+  leverageBracket(@FapiParams() params: RawParams) {
+    const symbol = scalar(params, 'symbol');
+    if (symbol !== undefined) return leverageBracketView(fapiMarket(this.markets, symbol));
+    return this.markets.list().map(leverageBracketView);
+  }
+
+  @Get('v1/commissionRate')
+  @Signed({ type: 'USER_DATA', weight: 20 })
+  async commissionRate(@Caller() caller: FapiCaller, @FapiParams() params: RawParams) {
+    const market = fapiMarket(this.markets, required(params, 'symbol'));
+    const { account } = await this.reader.load(caller.address);
+    return commissionRateView(market.symbol, this.reader.feeRates(account));
+  }
+
+  private takerRate(s: AccountSnapshot): Money {
+    return this.reader.feeRates(s.account).taker;
+  }
+
+  private listed(): string[] {
+    return this.markets.list().map((m) => m.symbol);
+  }
+}

@@ -1,0 +1,28 @@
+import { Module } from '@nestjs/common';
+import { AccountHistory } from './account-history';
+import { AccountReader } from './account-reader';
+import { FapiAccountHistoryController } from './fapi-account-history.controller';
+import { FapiAccountController } from './fapi-account.controller';
+import { FapiListenKeyController } from './fapi-listen-key.controller';
+import { FapiOrdersQueryController } from './fapi-orders-query.controller';
+import { FapiReservedController } from './fapi-reserved.controller';
+import { ListenKeys } from './listen-keys';
+import { UserStreamGuard } from './user-stream.guard';
+
+/**
+ * FAPI account reads: balances, account, position risk, brackets, commission, order queries,
+ * trade/income history, listen keys, and the reserved paths. Needs the global RuntimeModule,
+ * PersistenceModule, CacheModule and ApiAccessModule of the root module.
+ */
+@Module({
+  controllers: [
+    FapiAccountController,
+    FapiOrdersQueryController,
+    FapiAccountHistoryController,
+    FapiListenKeyController,
+    FapiReservedController,
+  ],
+  providers: [AccountReader, AccountHistory, ListenKeys, UserStreamGuard],
+  exports: [AccountReader, ListenKeys],
+})
+export class FapiAccountModule {}

@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { HOT_STORE, type HotStore } from '@perp/cache';
+
+/** A listen key lives 60 minutes after its creation or last keepalive (as Binance). */
+export const LISTEN_KEY_TTL_MS = 60 * 60_000;
+
+/**
+ * Hot-store keys of the user data stream's listen keys, for the WebSocket server too:
+ * `byUser` holds the user's active listen key, `byKey` the owner's address. Both carry the TTL.
+ */
+export const LISTEN_KEY_KEYS = {
+  byUser: (address: string) => `listen-key:user:${address}`,
+  byKey: (listenKey: string) => `listen-key:${listenKey}`,
+} as const;
+
+/** Resolves a listen key to its owner's address (what a user-stream connection needs). */
+export async function listenKeyOwner(hot: HotStore, listenKey: string): Promise<string | undefined> {
+  return hot.get(LISTEN_KEY_KEYS.byKey(listenKey));
+}
+
+/** One listen key per user, in the hot store so every gateway replica (and the streams) see it. */
+@Injectable()
+export class ListenKeys {
+  constructor(@Inject(HOT_STORE) private readonly hot: HotStore) {}
+
+  /** The user's active key, kept alive, or a new one (64 hex characters). */
+  async open(address: string): Promise<string> {
+    // A few rounds settle any race with a concurrent POST or an expiry; more would be a store fault.
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const existing = await this.keepAlive(address);
+      if (existing !== undefined) return existing;
+      const candidate = randomBytes(32).toString('hex');
+      if (
+        await this.hot.setIfAbsent(LISTEN_KEY_KEYS.byUser(address), candidate, { ttlMs: LISTEN_KEY_TTL_MS })
+      ) {
+        await this.hot.set(LISTEN_KEY_KEYS.byKey(candidate), address, { ttlMs: LISTEN_KEY_TTL_MS });
+        return candidate;
+      }
+      // Another request created one meanwhile: loop and return that one.
+    }
+    throw new Error(`no listen key could be opened for ${address}`);
+  }
+
+  /** Extends the active key by another 60 minutes; undefined when there is none (or it just expired). */
+  async keepAlive(address: string): Promise<string | undefined> {
+    const userKey = LISTEN_KEY_KEYS.byUser(address);
+    const listenKey = await this.hot.get(userKey);
+    if (listenKey === undefined || !(await this.hot.expire(userKey, LISTEN_KEY_TTL_MS))) return undefined;
+    await this.hot.set(LISTEN_KEY_KEYS.byKey(listenKey), address, { ttlMs: LISTEN_KEY_TTL_MS });
+    return listenKey;
+  }
+
+  async active(address: string): Promise<string | undefined> {
+    return this.hot.get(LISTEN_KEY_KEYS.byUser(address));
+  }
+
+  async close(address: string, listenKey: string): Promise<void> {
+    await this.hot.del(LISTEN_KEY_KEYS.byUser(address), LISTEN_KEY_KEYS.byKey(listenKey));
+  }
+}

@@ -1,0 +1,3 @@
+export * from './risk-client';
+export * from './fapi-outcome';
+export * from './risk-client.module';

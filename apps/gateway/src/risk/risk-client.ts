@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { Bus, BusTimeoutError } from '@perp/bus';
+import { type MessageBody, type Reply, type RiskCommand, TOPICS } from '@perp/contracts';
+import { APP_CONFIG, type AppConfig } from '@perp/runtime';
+
+/** The commands a client sends for one user (prices and engine-event copies come from the router). */
+export type RiskCommandBody = MessageBody<Exclude<RiskCommand, { type: 'price.mark' | 'engine.event' }>>;
+
+export type RiskOutcome =
+  | { ok: true; result: unknown }
+  | { ok: false; code: number | string; msg: string; reason?: string }
+  | { ok: false; unavailable: true };
+
+/**
+ * Sends a command to the risk shard owning the user (keyed by address) and waits for its answer:
+ * for orders that is after the engine applied it and risk settled its fills (read-your-writes).
+ */
+@Injectable()
+export class RiskClient {
+  constructor(
+    private readonly bus: Bus,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async send(body: RiskCommandBody, time = Date.now()): Promise<RiskOutcome> {
+    const cmd = { ...body, id: `gateway/${randomUUID()}`, v: 1, time } as RiskCommand;
+    let reply: Reply;
+    try {
+      reply = (
+        await this.bus.request<Reply>(TOPICS.riskCommands.name, body.user, cmd, {
+          // The user's risk shard and, for orders, the engine after it.
+          timeoutMs: this.config.UPSTREAM_TIMEOUT_MS,
+        })
+      ).value;
+    } catch (e) {
+      if (e instanceof BusTimeoutError) return { ok: false, unavailable: true };
+      throw e;
+    }
+    if (reply.ok) return { ok: true, result: reply.result };
+    return {
+      ok: false,
+      code: reply.error?.code ?? -1000,
+      msg: reply.error?.msg ?? 'rejected',
+      ...(reply.error?.reason ? { reason: reply.error.reason } : {}),
+    };
+  }
+}

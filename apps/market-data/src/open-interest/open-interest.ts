@@ -1,0 +1,98 @@
+import type { HotStore } from '@perp/cache';
+import { type EngineEvent, parseOutputId } from '@perp/contracts';
+import { Money, parseDecimal } from '@perp/domain';
+
+type Trade = Extract<EngineEvent, { type: 'trade' }>;
+
+/** Hot-store hash of a symbol's open interest (written only by the open-interest projector). */
+export const OPEN_INTEREST_KEY = (symbol: string) => `oi:${symbol}`;
+
+/**
+ * Fields of the hash: `long` and `short` (base units, decimal strings), `time` (ms of the last
+ * trade applied) and, per engine-commands partition, `place:{partition}`: `offset/index` of the
+ * last trade applied, read from the trade's id (the engine command behind it, see parseOutputId).
+ * They change in one `hset`, so a redelivered or engine-replayed trade is recognised and dropped
+ * whatever the crash point was: the projection is exactly once.
+ */
+export const OI_FIELDS = { long: 'long', short: 'short', time: 'time' } as const;
+export const placeField = (partition: number) => `place:${partition}`;
+
+function isAfter(offset: string, index: number, seen: string | undefined): boolean {
+  if (seen === undefined) return true;
+  const [o, i] = seen.split('/');
+  const a = BigInt(offset);
+  const b = BigInt(o);
+  return a > b || (a === b && index > Number(i));
+}
+
+export interface OpenInterest {
+  symbol: string;
+  long: Money;
+  short: Money;
+  /** Time of the last trade that changed it; 0 when none was ever seen. */
+  time: number;
+}
+
+/**
+ * How one trade moves open interest, from the engine's open/close split of each side: the buyer's
+ * opening part adds to the longs and its closing part (it closes a short) removes from the shorts;
+ * the seller's the other way round. In a perpetual the two always move together.
+ */
+export function openInterestDelta(trade: Trade): { long: Money; short: Money } {
+  let long = new Money(0);
+  let short = new Money(0);
+  for (const side of [trade.maker, trade.taker]) {
+    const open = new Money(side.split.open);
+    const close = new Money(side.split.close);
+    if (side.side === 'BUY') {
+      long = long.plus(open);
+      short = short.minus(close);
+    } else {
+      short = short.plus(open);
+      long = long.minus(close);
+    }
+  }
+  return { long, short };
+}
+
+/**
+ * The fields to write after applying the trade to the stored hash, or undefined when it (or a
+ * later trade of its engine partition) was applied already, or its id names no place.
+ */
+export function nextOpenInterest(
+  stored: Record<string, string>,
+  trade: Trade,
+): Record<string, string> | undefined {
+  const place = parseOutputId(trade.id);
+  if (!place || !isAfter(place.offset, place.index, stored[placeField(place.partition)])) return undefined;
+  const delta = openInterestDelta(trade);
+  const long = (parseDecimal(stored[OI_FIELDS.long] ?? '0') ?? new Money(0)).plus(delta.long);
+  const short = (parseDecimal(stored[OI_FIELDS.short] ?? '0') ?? new Money(0)).plus(delta.short);
+  return {
+    [OI_FIELDS.long]: long.toFixed(),
+    [OI_FIELDS.short]: short.toFixed(),
+    [OI_FIELDS.time]: String(Math.max(trade.time, Number(stored[OI_FIELDS.time] ?? 0))),
+    [placeField(place.partition)]: `${place.offset}/${place.index}`,
+  };
+}
+
+/** Applies one trade event to the hot store; false when it was a replay. */
+export async function projectTrade(hot: HotStore, trade: Trade): Promise<boolean> {
+  const key = OPEN_INTEREST_KEY(trade.symbol);
+  const next = nextOpenInterest(await hot.hgetall(key), trade);
+  if (!next) return false;
+  await hot.hset(key, next);
+  return true;
+}
+
+/** The projected open interest of a symbol (zero when no trade was ever projected). */
+export async function readOpenInterest(hot: HotStore, symbol: string): Promise<OpenInterest> {
+  const row = await hot.hgetall(OPEN_INTEREST_KEY(symbol));
+  const num = (v: string | undefined) => parseDecimal(v ?? '0') ?? new Money(0);
+  return {
+    symbol,
+    long: num(row[OI_FIELDS.long]),
+    short: num(row[OI_FIELDS.short]),
+    time: Number(row[OI_FIELDS.time] ?? 0) || 0,
+  };
+}

@@ -1,0 +1,63 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+  Optional,
+} from '@nestjs/common';
+import { Bus, type BusMessage, nextOffset, type Subscription } from '@perp/bus';
+import { HOT_STORE, type HotStore } from '@perp/cache';
+import { MessageValidationError, parseMessage, TOPICS } from '@perp/contracts';
+import { type Chain, MarketRegistry } from '@perp/domain';
+import { MarketsProjection, snapshotPolicyFromEnv } from '@perp/infrastructure';
+import { EngineSnapshotRepository } from '@perp/persistence';
+import { CHAIN } from '@perp/runtime';
+import { RiskShard } from './shard/risk-shard';
+
+export const RISK_GROUP = 'risk';
+
+/** The risk shard's input: the risk-command partitions (users) the group assigns this member. */
+@Injectable()
+export class RiskCommandsConsumer implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('risk');
+  private subscription?: Subscription;
+  readonly shard: RiskShard;
+
+  constructor(
+    private readonly bus: Bus,
+    private readonly markets: MarketsProjection,
+    registry: MarketRegistry,
+    @Inject(CHAIN) chain: Chain,
+    @Inject(HOT_STORE) hot: HotStore,
+    @Optional() snapshots?: EngineSnapshotRepository,
+  ) {
+    this.shard = new RiskShard(bus, registry, chain, hot, snapshots, snapshotPolicyFromEnv('RISK'));
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.markets.ready();
+    this.subscription = await this.bus.subscribe({
+      groupId: RISK_GROUP,
+      topics: [TOPICS.riskCommands.name],
+      handler: (m) => this.handle(m),
+      onAssigned: (partitions, sub) => this.shard.assigned(partitions, sub),
+      onRevoked: (partitions) => this.shard.revoked(partitions),
+    });
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.subscription?.close();
+    this.shard.stop();
+  }
+
+  private async handle(m: BusMessage): Promise<void> {
+    try {
+      await this.shard.handle(m, parseMessage('riskCommands', m.value));
+    } catch (e) {
+      if (!(e instanceof MessageValidationError)) throw e;
+      this.logger.warn(`refused malformed command ${m.topic}/${m.partition}@${m.offset}: ${e.message}`);
+    }
+    await this.subscription?.commit({ topic: m.topic, partition: m.partition, offset: nextOffset(m.offset) });
+  }
+}

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { orderRecord, type OrderRecord } from '../messages/events';
+import { address, decimal, ms } from '../messages/primitives';
+
+/**
+ * Live state the risk shards write to the hot store for readers (gateway replicas): written before
+ * the shard answers a command, so a caller reads its own writes.
+ */
+export const HOT_KEYS = {
+  /** One user's account: domain AccountState + open order records. */
+  account: (user: string) => `account:${user}`,
+  /** An order that left the book (kept a day; history is in Postgres). */
+  closedOrder: (orderId: string) => `order:${orderId}`,
+  /** Latest mark and index price of a symbol (hash). */
+  price: (symbol: string) => `price:${symbol}`,
+} as const;
+
+/** Closed orders stay in the hot store this long for GET /fapi/v1/order right after they close. */
+export const CLOSED_ORDER_TTL_MS = 24 * 3600_000;
+
+export const accountProjection = z.object({
+  v: z.literal(1),
+  user: address,
+  /** Time of the last change. */
+  time: ms,
+  /** The domain's AccountState (libs/domain Account.toState), rebuilt with Account.fromState. */
+  state: z.record(z.string(), z.unknown()),
+  /** Open orders (NEW, PARTIALLY_FILLED), oldest first. */
+  orders: z.array(orderRecord),
+});
+export type AccountProjection = z.infer<typeof accountProjection>;
+
+export const priceProjection = z.object({ markPrice: decimal, indexPrice: decimal, time: z.string() });
+export type PriceProjection = z.infer<typeof priceProjection>;
+
+export function parseAccountProjection(json: string): AccountProjection {
+  return accountProjection.parse(JSON.parse(json));
+}
+
+export function parseOrderRecord(json: string): OrderRecord {
+  return orderRecord.parse(JSON.parse(json));
+}

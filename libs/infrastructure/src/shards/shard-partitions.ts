@@ -1,0 +1,177 @@
+import { Logger } from '@nestjs/common';
+import type { Subscription, TopicPartition } from '@perp/bus';
+import type { EngineSnapshotRepository } from '@perp/persistence';
+
+/**
+ * One input partition a shard owns: the offset of the last input applied (and whose output is
+ * published), what the latest snapshot holds, and a queue so handlers and snapshots never interleave.
+ */
+export abstract class ShardPartition {
+  /** -1 for none. */
+  lastOffset = -1n;
+  savedOffset = -1n;
+  sinceSnapshot = 0;
+  lastSnapshotAt = Date.now();
+  private chain: Promise<unknown> = Promise.resolve();
+
+  constructor(readonly partition: number) {}
+
+  /** Runs `fn` after everything queued before it. */
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.chain.then(fn);
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+
+  abstract serialize(): Buffer;
+}
+
+export interface SnapshotPolicy {
+  /** Snapshot a partition after this many inputs (default 1000). */
+  snapshotEvery?: number;
+  /** ... or this long after the previous snapshot when it has unsaved inputs (default 60 s). */
+  snapshotIntervalMs?: number;
+  /** Snapshots kept per partition (default 3). */
+  keepSnapshots?: number;
+}
+
+export interface ShardPartitionFactory<P extends ShardPartition> {
+  empty(partition: number): P;
+  /** A partition from a snapshot's state; throws on a state it cannot read. */
+  restore(partition: number, state: Buffer): P;
+}
+
+/**
+ * The partitions of `topic` a shard (engine, risk) owns and their snapshots: on assignment each is
+ * restored from its latest snapshot and the subscription seeks past it (replay from there); on
+ * revocation it is saved and dropped; while owned it is saved every N inputs or T ms.
+ */
+export class ShardPartitions<P extends ShardPartition> {
+  private readonly logger: Logger;
+  private readonly partitions = new Map<number, P>();
+  private readonly snapshotEvery: number;
+  private readonly snapshotIntervalMs: number;
+  private readonly keepSnapshots: number;
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly topic: string,
+    private readonly version: number,
+    private readonly factory: ShardPartitionFactory<P>,
+    private readonly snapshots?: EngineSnapshotRepository,
+    policy: SnapshotPolicy = {},
+  ) {
+    this.logger = new Logger(`${topic} partitions`);
+    this.snapshotEvery = policy.snapshotEvery ?? 1000;
+    this.snapshotIntervalMs = policy.snapshotIntervalMs ?? 60_000;
+    this.keepSnapshots = policy.keepSnapshots ?? 3;
+    if (this.snapshots && this.snapshotIntervalMs > 0) {
+      this.timer = setInterval(() => void this.saveDue(), Math.min(this.snapshotIntervalMs, 1000));
+      this.timer.unref();
+    }
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  owned(): number[] {
+    return [...this.partitions.keys()].sort((a, b) => a - b);
+  }
+
+  values(): IterableIterator<P> {
+    return this.partitions.values();
+  }
+
+  get(partition: number): P | undefined {
+    return this.partitions.get(partition);
+  }
+
+  /** The partition's state; empty when the subscription never announced it (no onAssigned wiring). */
+  getOrCreate(partition: number): P {
+    let p = this.partitions.get(partition);
+    if (!p) {
+      p = this.factory.empty(partition);
+      this.partitions.set(partition, p);
+    }
+    return p;
+  }
+
+  /** onAssigned: restore each partition from its latest snapshot and seek past it. */
+  async assigned(partitions: TopicPartition[], sub: Subscription): Promise<void> {
+    for (const tp of partitions) {
+      if (tp.topic !== this.topic) continue;
+      const snap = await this.snapshots?.latest(tp.topic, tp.partition);
+      let state: P;
+      if (snap) {
+        try {
+          state = this.factory.restore(tp.partition, snap.state);
+        } catch (e) {
+          this.logger.error(
+            `partition ${tp.partition}: bad snapshot at ${snap.offset}: ${(e as Error).message}`,
+          );
+          throw e;
+        }
+        state.lastOffset = state.savedOffset = BigInt(snap.offset);
+      } else state = this.factory.empty(tp.partition);
+      this.partitions.set(tp.partition, state);
+      await sub.seek({ ...tp, offset: (state.lastOffset + 1n).toString() });
+      if (snap) this.logger.log(`partition ${tp.partition}: restored at ${snap.offset}`);
+    }
+  }
+
+  /** onRevoked: save what is unsaved (still a member on close) and drop the partitions. */
+  async revoked(partitions: TopicPartition[]): Promise<void> {
+    for (const tp of partitions) {
+      const p = this.partitions.get(tp.partition);
+      if (!p || tp.topic !== this.topic) continue;
+      this.partitions.delete(tp.partition);
+      await p.run(() => this.save(p)).catch((e: Error) => this.logger.warn(`final snapshot: ${e.message}`));
+    }
+  }
+
+  /** Call inside `p.run` once the input at `offset` is applied and its output published. */
+  async applied(p: P, offset: bigint): Promise<void> {
+    p.lastOffset = offset;
+    p.sinceSnapshot++;
+    if (this.snapshots && p.sinceSnapshot >= this.snapshotEvery) await this.save(p);
+  }
+
+  /** Stores every owned partition now (tests, shutdown). */
+  async saveAll(): Promise<void> {
+    for (const p of this.partitions.values()) await p.run(() => this.save(p));
+  }
+
+  private async saveDue(): Promise<void> {
+    const now = Date.now();
+    for (const p of this.partitions.values())
+      if (p.sinceSnapshot > 0 && now - p.lastSnapshotAt >= this.snapshotIntervalMs)
+        await p.run(() => this.save(p)).catch((e: Error) => this.logger.warn(`snapshot: ${e.message}`));
+  }
+
+  private async save(p: P): Promise<void> {
+    if (!this.snapshots || p.lastOffset < 0n || p.lastOffset === p.savedOffset) return;
+    const offset = p.lastOffset;
+    await this.snapshots.save({
+      topic: this.topic,
+      partition: p.partition,
+      offset: offset.toString(),
+      state: p.serialize(),
+      version: this.version,
+    });
+    await this.snapshots.prune(this.topic, p.partition, this.keepSnapshots);
+    p.savedOffset = offset;
+    p.sinceSnapshot = 0;
+    p.lastSnapshotAt = Date.now();
+  }
+}
+
+/** `<PREFIX>_SNAPSHOT_EVERY` and `<PREFIX>_SNAPSHOT_INTERVAL_MS` (positive integers) from the environment. */
+export function snapshotPolicyFromEnv(prefix: string, env: NodeJS.ProcessEnv = process.env): SnapshotPolicy {
+  const positive = (name: string): number | undefined => {
+    const v = Number(env[`${prefix}_${name}`]);
+    return Number.isInteger(v) && v > 0 ? v : undefined;
+  };
+  return { snapshotEvery: positive('SNAPSHOT_EVERY'), snapshotIntervalMs: positive('SNAPSHOT_INTERVAL_MS') };
+}
