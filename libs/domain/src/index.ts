@@ -7,3 +7,4 @@ export * from './market-stats/rolling-24h';
 export * from './order-book';
 export * from './account';
 export * from './prices/simulated-price-walk';
+export * from './triggers';

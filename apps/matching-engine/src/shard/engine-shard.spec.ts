@@ -169,6 +169,24 @@ describe('EngineShard', () => {
     ]);
   });
 
+  it('applies each command forwarded from one risk input once, ordered by origin index', async () => {
+    await startEngine();
+    const origin = (index: number) => ({ origin: { partition: 2, offset: '7', index } });
+    expect((await place(ALICE, 'SELL', '30000', '0.010', origin(0))).ok).toBe(true);
+    expect((await place(ALICE, 'SELL', '30001', '0.010', origin(1))).ok).toBe(true);
+    // A risk replay forwards both again (same origin): neither is applied twice.
+    for (const i of [0, 1])
+      expect(await place(ALICE, 'SELL', '30002', '0.010', origin(i))).toMatchObject({
+        ok: false,
+        error: { msg: 'already applied' },
+      });
+    expect((await place(ALICE, 'SELL', '30003', '0.010', { origin: { partition: 2, offset: '8' } })).ok).toBe(
+      true,
+    );
+    await settle();
+    expect(events.filter((e) => e.type === 'order.accepted')).toHaveLength(3);
+  });
+
   it('rejects a GTX order that would take with -2010', async () => {
     await startEngine();
     await place(ALICE, 'SELL', '100', '1');

@@ -55,8 +55,19 @@ class PartitionState extends ShardPartition {
   readonly userIds = new Map<string, number>();
   readonly users: string[] = [];
   nextOrderId = 1;
-  /** Per risk partition, the offset of the last forwarded command applied (dedupe of risk replays). */
-  readonly origins = new Map<number, bigint>();
+  /**
+   * Per risk partition, the (offset, index) of the last forwarded command applied: the dedupe of
+   * risk replays. The index orders several commands one risk input forwards (fired triggers).
+   */
+  readonly origins = new Map<number, [bigint, number]>();
+
+  /** True when the forwarded command from `origin` was applied already. */
+  seen(origin: { partition: number; offset: string; index?: number }): boolean {
+    const mark = this.origins.get(origin.partition);
+    if (!mark) return false;
+    const offset = BigInt(origin.offset);
+    return offset < mark[0] || (offset === mark[0] && (origin.index ?? 0) <= mark[1]);
+  }
 
   userId(address: string): number {
     let id = this.userIds.get(address);
@@ -79,7 +90,7 @@ class PartitionState extends ShardPartition {
         offset: this.lastOffset.toString(),
         nextOrderId: this.nextOrderId,
         users: this.users,
-        origins: [...this.origins].map(([p, o]) => [p, o.toString()]),
+        origins: [...this.origins].map(([p, [o, i]]) => [p, o.toString(), i]),
         orders: [...this.orders].map(([id, o]) => [id, o.uuid, o.clientOrderId, o.user]),
         books: [...this.books.values()].map((b) => ({
           ...b,
@@ -95,7 +106,7 @@ class PartitionState extends ShardPartition {
       offset: string;
       nextOrderId: number;
       users: string[];
-      origins?: [number, string][];
+      origins?: [number, string, number?][];
       orders: [number, string, string, string][];
       books: (Omit<SymbolBook, 'book'> & { book: string })[];
     };
@@ -103,7 +114,8 @@ class PartitionState extends ShardPartition {
     const p = new PartitionState(partition);
     p.nextOrderId = s.nextOrderId;
     for (const u of s.users) p.userId(u);
-    for (const [partition, offset] of s.origins ?? []) p.origins.set(partition, BigInt(offset));
+    for (const [partition, offset, index] of s.origins ?? [])
+      p.origins.set(partition, [BigInt(offset), index ?? 0]);
     for (const [id, uuid, clientOrderId, user] of s.orders) {
       p.orders.set(id, { uuid, clientOrderId, user });
       p.orderIds.set(uuid, id);
@@ -178,15 +190,14 @@ export class EngineShard {
       const offset = BigInt(m.offset);
       if (offset <= state.lastOffset) return { ok: false, error: { code: -1000, msg: 'already applied' } };
       const origin = 'origin' in cmd ? cmd.origin : undefined;
-      const seen = origin && state.origins.get(origin.partition);
       let events: EngineEvent[] = [];
       let reply: ShardReply = { ok: false, error: { code: -1000, msg: 'already applied' } };
-      if (origin && seen !== undefined && BigInt(origin.offset) <= seen) {
+      if (origin && state.seen(origin)) {
         // A risk shard replayed its input and forwarded this command again: applied already.
       } else {
         [events, reply] = this.apply(state, m, cmd);
         if (origin) {
-          state.origins.set(origin.partition, BigInt(origin.offset));
+          state.origins.set(origin.partition, [BigInt(origin.offset), origin.index ?? 0]);
           events.push(this.commandResult(state, m, cmd, reply, events.length));
         }
       }

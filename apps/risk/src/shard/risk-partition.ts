@@ -1,8 +1,18 @@
-import type { OrderRecord } from '@perp/contracts';
-import { AccountBook, type AccountBookOptions } from '@perp/domain';
+import type { OrderRecord, RiskCommand } from '@perp/contracts';
+import { AccountBook, type AccountBookOptions, Money, TriggerBook, type TriggerEntry } from '@perp/domain';
 import { ShardPartition } from '@perp/infrastructure';
 
-const SNAPSHOT_VERSION = 1;
+const SNAPSHOT_VERSION = 2;
+/** Version 1 snapshots have no trigger orders; they restore as such. */
+const READABLE_VERSIONS = [1, 2];
+/** A trigger order waiting for the mark price: the New Order command it fires as (quantity fixed). */
+export interface WaitingTrigger extends TriggerEntry {
+  user: string;
+  command: Extract<RiskCommand, { type: 'order.new' }>;
+}
+
+type SerializedTrigger = Omit<WaitingTrigger, 'stopPrice'> & { stopPrice: string };
+
 /** Closed order records kept in memory to answer the command that closed them. */
 const RECENTLY_CLOSED = 1000;
 
@@ -16,6 +26,8 @@ export class RiskPartition extends ShardPartition {
   private readonly closed = new Map<string, OrderRecord>();
   /** Per engine-commands partition: the (offset, index) of the last engine-event copy applied. */
   readonly engineMarks = new Map<number, [bigint, number]>();
+  /** Trigger orders not fired yet; their records are in `orders` too (open, NEW). */
+  readonly triggers = new TriggerBook<WaitingTrigger>();
 
   constructor(
     partition: number,
@@ -70,6 +82,9 @@ export class RiskPartition extends ShardPartition {
         book: this.book.toState(),
         orders: [...this.orders.values()],
         engineMarks: [...this.engineMarks].map(([p, [o, i]]) => [p, o.toString(), i]),
+        triggers: this.triggers
+          .entries()
+          .map((t): SerializedTrigger => ({ ...t, stopPrice: t.stopPrice.toFixed() })),
       }),
     );
   }
@@ -81,11 +96,13 @@ export class RiskPartition extends ShardPartition {
       book: unknown;
       orders: OrderRecord[];
       engineMarks: [number, string, number][];
+      triggers?: SerializedTrigger[];
     };
-    if (s.v !== SNAPSHOT_VERSION) throw new Error(`unsupported risk snapshot version ${s.v}`);
+    if (!READABLE_VERSIONS.includes(s.v)) throw new Error(`unsupported risk snapshot version ${s.v}`);
     const p = new RiskPartition(partition, AccountBook.fromState(s.book, options));
     for (const o of s.orders) p.orders.set(o.orderId, o);
     for (const [ep, o, i] of s.engineMarks) p.engineMarks.set(ep, [BigInt(o), i]);
+    for (const t of s.triggers ?? []) p.triggers.add({ ...t, stopPrice: new Money(t.stopPrice) });
     return p;
   }
 }

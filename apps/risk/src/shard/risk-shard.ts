@@ -27,21 +27,21 @@ import {
   type AccountBookOptions,
   AccountBook,
   type Chain,
+  isTriggerOrderType,
   type MarketRegistry,
   Money,
   parseDecimal,
+  triggeredOrderType,
 } from '@perp/domain';
 import { ShardPartitions, type SnapshotPolicy } from '@perp/infrastructure';
 import type { EngineSnapshotRepository } from '@perp/persistence';
 import { isOpen, newOrderRecord, recordAmended, recordClosed, recordFill } from './order-records';
-import { RISK_SNAPSHOT_VERSION, RiskPartition } from './risk-partition';
+import { RISK_SNAPSHOT_VERSION, RiskPartition, type WaitingTrigger } from './risk-partition';
 
 export type RiskShardOptions = SnapshotPolicy;
 
 type ReplyTo = { topic: string; key: string; correlationId: string };
 type ReplyBody = Pick<Reply, 'ok' | 'result' | 'error'>;
-
-const TRIGGER_TYPES = new Set(['STOP', 'STOP_MARKET', 'TAKE_PROFIT', 'TAKE_PROFIT_MARKET']);
 
 /** What one input produces, published in this order: engine commands, account events, replies. */
 class Output {
@@ -252,7 +252,9 @@ export class RiskShard {
       }
       case 'price.mark': {
         const mark = parseDecimal(cmd.markPrice);
-        if (mark?.gt(0)) book.setMarkPrice(cmd.symbol, mark);
+        if (!mark?.gt(0)) return;
+        book.setMarkPrice(cmd.symbol, mark);
+        p.triggers.fire(cmd.symbol, mark).forEach((t, i) => this.fireTrigger(p, m, t, i, cmd.time, out));
         return;
       }
       case 'order.new':
@@ -261,6 +263,12 @@ export class RiskShard {
         const rec = p.findOpen(cmd.user, cmd.orderId, cmd.clientOrderId);
         if (!rec || rec.symbol !== cmd.symbol) {
           out.reply = fapiError(-2011, 'Unknown order sent.');
+          return;
+        }
+        if (p.triggers.remove(rec.orderId)) {
+          // A trigger order never reached the engine: cancelled here.
+          const closed = this.closeOrder(p, cmd.user, rec.orderId, 'CANCELED', cmd.time, out);
+          out.reply = { ok: true, result: closed };
           return;
         }
         out.engineCommands.push({
@@ -278,6 +286,9 @@ export class RiskShard {
         return;
       }
       case 'order.cancelAll':
+        for (const rec of p.openOrdersOf(cmd.user, cmd.symbol))
+          if (p.triggers.remove(rec.orderId))
+            this.closeOrder(p, cmd.user, rec.orderId, 'CANCELED', cmd.time, out);
         out.engineCommands.push({
           id: outputId(m.topic, m.partition, m.offset, 0),
           v: 1,
@@ -307,18 +318,17 @@ export class RiskShard {
       out.reply = fapiError(-1121, 'Invalid symbol.');
       return;
     }
-    if (TRIGGER_TYPES.has(cmd.orderType)) {
-      out.reply = fapiError(
-        -2010,
-        'Trigger orders (STOP, TAKE_PROFIT and their MARKET forms) are not accepted yet.',
-      );
-      return;
-    }
     if (p.record(cmd.orderId)) {
       out.reply = fapiError(-2010, 'Duplicate order id.');
       return;
     }
+    // Waiting trigger orders hold no margin, so the account does not know their client ids.
+    if (p.findOpen(cmd.user, undefined, cmd.clientOrderId)) {
+      out.reply = rejection('API_KEY_FORMAT', 'newClientOrderId is used by an active order');
+      return;
+    }
     const money = (v?: string) => (v === undefined ? undefined : parseDecimal(v));
+    if (isTriggerOrderType(cmd.orderType)) return this.newTrigger(p, m, cmd, out);
     const r = p.book.placeOrder(cmd.user, {
       orderId: cmd.orderId,
       clientOrderId: cmd.clientOrderId,
@@ -361,6 +371,113 @@ export class RiskShard {
     });
     out.accountEvents.push({ type: 'order', user: cmd.user, order: record });
     this.balanceEvent(p, cmd.user, out);
+  }
+
+  /** Rule 8: stored here until the mark price reaches stopPrice; -2021 when it already has. */
+  private newTrigger(
+    p: RiskPartition,
+    m: BusMessage,
+    cmd: Extract<RiskCommand, { type: 'order.new' }>,
+    out: Output,
+  ): void {
+    const market = this.markets.find(cmd.symbol)!;
+    const type = cmd.orderType;
+    const stopPrice = parseDecimal(cmd.stopPrice ?? '');
+    if (!isTriggerOrderType(type) || !stopPrice) {
+      out.reply = rejection('MANDATORY_PARAM_EMPTY_OR_MALFORMED', 'stopPrice is required');
+      return;
+    }
+    const money = (v?: string) => (v === undefined ? undefined : parseDecimal(v));
+    const r = p.book.checkTriggerOrder(cmd.user, {
+      orderId: cmd.orderId,
+      clientOrderId: cmd.clientOrderId,
+      symbol: market.symbol,
+      side: cmd.side,
+      type,
+      quantity: money(cmd.quantity),
+      quoteOrderQty: money(cmd.quoteOrderQty),
+      price: money(cmd.price),
+      stopPrice,
+      reduceOnly: cmd.reduceOnly,
+    });
+    if (!r.ok) {
+      out.reply = rejection(r.reason, r.message);
+      return;
+    }
+    const record = newOrderRecord(cmd, r.quantity, market);
+    p.orders.set(record.orderId, record);
+    const { quoteOrderQty: _converted, ...command } = cmd;
+    p.triggers.add({
+      orderId: cmd.orderId,
+      symbol: market.symbol,
+      direction: r.direction,
+      stopPrice,
+      seq: Number(m.offset),
+      user: cmd.user,
+      command: { ...command, symbol: market.symbol, quantity: r.quantity.toFixed() },
+    });
+    out.accountEvents.push({ type: 'order', user: cmd.user, order: record });
+    out.users.add(cmd.user);
+    out.reply = { ok: true, result: record };
+  }
+
+  /**
+   * The mark reached a trigger: its derived LIMIT or MARKET order goes through pre-trade now (margin
+   * frozen at this moment) and on to the engine under the same order id; refused, it is REJECTED.
+   * `index` orders the engine commands one mark price forwards, which the engine dedupes by.
+   */
+  private fireTrigger(
+    p: RiskPartition,
+    m: BusMessage,
+    t: WaitingTrigger,
+    index: number,
+    time: number,
+    out: Output,
+  ): void {
+    const cmd = t.command;
+    const type = triggeredOrderType(t.command.orderType as Parameters<typeof triggeredOrderType>[0]);
+    const r = p.book.placeOrder(t.user, {
+      orderId: cmd.orderId,
+      clientOrderId: cmd.clientOrderId,
+      symbol: t.symbol,
+      side: cmd.side,
+      type,
+      quantity: new Money(cmd.quantity!),
+      price: type === 'LIMIT' ? parseDecimal(cmd.price ?? '') : undefined,
+      reduceOnly: cmd.reduceOnly,
+    });
+    if (!r.ok) {
+      this.closeOrder(p, t.user, cmd.orderId, 'REJECTED', time, out);
+      return;
+    }
+    const rec = p.orders.get(cmd.orderId);
+    if (rec) {
+      const fired = { ...rec, type, updateTime: Math.max(rec.updateTime, time) };
+      p.orders.set(fired.orderId, fired);
+      out.accountEvents.push({ type: 'order', user: t.user, order: fired });
+    }
+    out.engineCommands.push({
+      id: outputId(m.topic, m.partition, m.offset, index),
+      v: 1,
+      time,
+      type: 'order.place',
+      orderId: cmd.orderId,
+      clientOrderId: cmd.clientOrderId,
+      user: t.user,
+      symbol: t.symbol,
+      side: cmd.side,
+      orderType: type,
+      timeInForce: cmd.timeInForce,
+      quantity: r.quantity.toFixed(),
+      ...(type === 'LIMIT' && cmd.price !== undefined ? { price: cmd.price } : {}),
+      reduceOnly: cmd.reduceOnly,
+      workingType: cmd.workingType,
+      priceProtect: cmd.priceProtect,
+      selfTradePreventionMode: cmd.selfTradePreventionMode,
+      frozenMargin: r.frozenMargin.toFixed(),
+      origin: { partition: m.partition, offset: m.offset, index },
+    });
+    this.balanceEvent(p, t.user, out);
   }
 
   private amend(
@@ -488,16 +605,18 @@ export class RiskShard {
     status: 'CANCELED' | 'REJECTED',
     time: number,
     out: Output,
-  ): void {
+  ): OrderRecord | undefined {
     p.book.releaseOrder(user, orderId);
     const rec = p.orders.get(orderId);
+    let closed: OrderRecord | undefined;
     if (rec && isOpen(rec)) {
-      const closed = recordClosed(rec, status, time);
+      closed = recordClosed(rec, status, time);
       p.close(closed);
       out.closed.push(closed);
       out.accountEvents.push({ type: 'order', user, order: closed });
     }
     this.balanceEvent(p, user, out);
+    return closed;
   }
 
   private settle(

@@ -45,7 +45,12 @@ const orderRef = {
  */
 const forwarded = {
   origin: z
-    .object({ partition: z.number().int().nonnegative(), offset: z.string().regex(/^\d+$/) })
+    .object({
+      partition: z.number().int().nonnegative(),
+      offset: z.string().regex(/^\d+$/),
+      /** Orders several commands forwarded from one risk input (triggers fired by one mark price). */
+      index: z.number().int().nonnegative().optional(),
+    })
     .optional(),
   replyTo: z.object({ topic: z.string(), key: z.string(), correlationId: z.string() }).optional(),
 };

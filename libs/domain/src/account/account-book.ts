@@ -21,6 +21,7 @@ import { feeRates, isValidVipTier } from './fees';
 import { Ledger, walletOf, type LedgerTransfer } from './ledger';
 import { checkPreTrade, type PreTradeRequest, type PreTradeResult } from './pre-trade';
 import { reject } from './reasons';
+import { checkTriggerOrder, type TriggerOrderType } from '../triggers/trigger-orders';
 import {
   settleFunding,
   releaseOrderMargin,
@@ -149,6 +150,16 @@ export class AccountBook {
     const result = checkPreTrade(account, market, req, this.markPrices, this.options.markets);
     if (result.ok) account.addOrder(result.order);
     return result;
+  }
+
+  /** Rule 8: a trigger order's checks at placement; it holds no margin until it fires. */
+  checkTriggerOrder(
+    user: string,
+    req: PreTradeRequest & { type: TriggerOrderType; stopPrice: Money },
+  ): ReturnType<typeof checkTriggerOrder> {
+    const market = this.options.markets(req.symbol);
+    if (!market) return reject('INVALID_SYMBOL', `unknown symbol ${req.symbol}`);
+    return checkTriggerOrder(this.account(user), market, req, this.markPrices);
   }
 
   /** Cancel, expiry or rejection: the released margin, or undefined for an order not held. */

@@ -59,8 +59,10 @@ export {
   type PositionView,
 } from './account';
 export {
+  checkOrderShape,
   checkPreTrade,
   quantityFromQuote,
+  type OrderShape,
   type PreTradeAccepted,
   type PreTradeRequest,
   type PreTradeResult,

@@ -73,20 +73,26 @@ export function openingQuantity(
   return Money.max(ZERO, qty.minus(closable));
 }
 
+export interface OrderShape {
+  ok: true;
+  /** Lot-floored quantity (or the quoteOrderQty conversion). */
+  quantity: Money;
+  referencePrice: Money;
+  notional: Money;
+}
+
 /**
- * Risk stage 1: the New Order rules that need account state, in this order: tradeable market,
- * quantity/quoteOrderQty presence, the type's prices, duplicate clientOrderId (-2014), reference
- * price > 0 (-2010), lot flooring and one lot minimum (-1013), notional within the market's
- * [min, max] order size (-1013), margin within the available balance (-2019).
- * Pure: the caller adds the accepted order to the account (AccountBook.placeOrder does both).
+ * The New Order rules that need the market and the account but no margin, in this order: tradeable
+ * market, quantity/quoteOrderQty presence, the type's prices, duplicate clientOrderId (-2014),
+ * reference price > 0 (-2010), lot flooring and one lot minimum (-1013), notional within the
+ * market's [min, max] order size (-1013). Trigger orders are checked with this alone.
  */
-export function checkPreTrade(
+export function checkOrderShape(
   account: Account,
   market: Market,
   req: PreTradeRequest,
   marks: MarkPrices,
-  markets: MarketLookup,
-): PreTradeResult {
+): OrderShape | AccountRejection<PreTradeRejectReason> {
   if (market.status !== 'TRADING') return reject('INVALID_SYMBOL', `${market.symbol} is not trading`);
   if (req.quantity && req.quoteOrderQty)
     return reject('PARAMETER_NOT_REQUIRED', 'send quantity or quoteOrderQty, not both');
@@ -119,7 +125,23 @@ export function checkPreTrade(
       'INVALID_QUANTITY',
       `notional ${notional.toFixed()} outside [${market.minOrderSizeUsd}, ${market.maxOrderSizeUsd}]`,
     );
+  return { ok: true, quantity, referencePrice: ref, notional };
+}
 
+/**
+ * Risk stage 1: checkOrderShape, then margin within the available balance (-2019).
+ * Pure: the caller adds the accepted order to the account (AccountBook.placeOrder does both).
+ */
+export function checkPreTrade(
+  account: Account,
+  market: Market,
+  req: PreTradeRequest,
+  marks: MarkPrices,
+  markets: MarketLookup,
+): PreTradeResult {
+  const shape = checkOrderShape(account, market, req, marks);
+  if (!shape.ok) return shape;
+  const { quantity, referencePrice: ref, notional } = shape;
   const leverage = effectiveLeverage(market, account.leverage(market));
   const reduceOnly = req.reduceOnly === true;
   const openingQty = openingQuantity(account, market.symbol, req.side, quantity, reduceOnly);

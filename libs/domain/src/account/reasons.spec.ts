@@ -14,6 +14,7 @@ describe('reject reasons', () => {
     expect(code('API_KEY_FORMAT')).toBe(-2014);
     expect(code('MARGIN_INSUFFICIENT')).toBe(-2019);
     expect(code('INVALID_LEVERAGE')).toBe(-4028);
+    expect(code('ORDER_WOULD_TRIGGER_IMMEDIATELY')).toBe(-2021);
   });
 
   it.each([...NATIVE_ACCOUNT_REJECT_REASONS])('%s is a native error code', (name) => {

@@ -1,0 +1,2 @@
+export * from './trigger-orders';
+export * from './trigger-book';
