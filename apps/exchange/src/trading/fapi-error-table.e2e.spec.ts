@@ -1,0 +1,250 @@
+import { randomUUID } from 'node:crypto';
+import { PERSISTENCE_DATA_SOURCE } from '@perp/persistence';
+import { RiskCommandsConsumer } from '@perp/risk';
+import { type InProcessExchange, startInProcessExchange } from '@perp/testing';
+import { Wallet } from 'ethers';
+import type { DataSource } from 'typeorm';
+import {
+  authError,
+  createKey,
+  type HttpResponse,
+  json,
+  type KeyPair,
+  login,
+  signed,
+  type SignedOptions,
+} from '../../../gateway/src/access/access.harness';
+import { adminRequest, newTrader, type Trader } from './trading.harness';
+
+const BTC = 'BTCUSDT';
+const ORDERS_PER_10S = 60;
+
+type Row = [name: string, status: number, code: number | string, request: () => Promise<HttpResponse>];
+
+// Every row of the spec's FAPI error tables that the trading and account endpoints can produce,
+// each with a request that produces it, asserting HTTP status, envelope and code. (-1120 belongs
+// to kline and futures-data intervals, which are not among these endpoints.)
+describe('FAPI error tables, row by row', () => {
+  let ex: InProcessExchange;
+  let t: Trader;
+  let maker: Trader;
+  let poor: Trader;
+  let hammer: Trader;
+  let token: string;
+
+  const req = (who: Trader | KeyPair, path: string, o: SignedOptions = {}) =>
+    signed(ex.url, `/fapi/${path}`, 'key' in who ? who.key : who, o);
+  const post = (who: Trader, path: string, params: Record<string, string>) =>
+    req(who, path, { method: 'POST', params });
+  const order = (who: Trader, params: Record<string, string>) =>
+    post(who, 'v1/order', {
+      symbol: BTC,
+      side: 'BUY',
+      type: 'LIMIT',
+      price: '49000',
+      quantity: '0.01',
+      ...params,
+    });
+
+  beforeAll(async () => {
+    ex = await startInProcessExchange({
+      RATE_LIMIT_ORDERS_PER_10S: String(ORDERS_PER_10S),
+      UPSTREAM_TIMEOUT_MS: '1500',
+    });
+    const wallet = Wallet.createRandom();
+    token = await login(ex.url, wallet);
+    t = { address: wallet.address.toLowerCase(), key: await createKey(ex.url, token) };
+    [maker, poor, hammer] = [await newTrader(ex.url), await newTrader(ex.url), await newTrader(ex.url)];
+    for (const [who, amount] of [
+      [t, '10000'],
+      [maker, '10000'],
+      [poor, '10'],
+    ] as const) {
+      const r = await adminRequest(ex.url, ex.adminToken, '/deposits', 'POST', {
+        address: who.address,
+        asset: 'USDT',
+        amount,
+      });
+      expect(r.status).toBe(200);
+    }
+    expect(
+      (await adminRequest(ex.url, ex.adminToken, `/prices/${BTC}`, 'POST', { indexPrice: '50000' })).status,
+    ).toBe(200);
+    // A resting ask for the GTX row; a resting bid of t's for the duplicate client id row.
+    expect((await order(maker, { side: 'SELL', price: '50100' })).status).toBe(200);
+    expect((await order(t, { newClientOrderId: 'resting-1' })).status).toBe(200);
+  });
+
+  afterAll(async () => {
+    await ex?.close();
+  });
+
+  const business: Row[] = [
+    ['quantity below one lot', 400, -1013, () => order(t, { quantity: '0.0001' })],
+    ['notional above the maximum order size', 400, -1013, () => order(t, { quantity: '200' })],
+    ['timestamp 61 s old', 400, -1021, () => req(t, 'v2/account', { timestamp: Date.now() - 61_000 })],
+    ['timestamp 61 s ahead', 400, -1021, () => req(t, 'v2/account', { timestamp: Date.now() + 61_000 })],
+    ['unparseable quantity', 400, -1100, () => order(t, { quantity: '1e-3x' })],
+    ['bad client order id characters', 400, -1100, () => order(t, { newClientOrderId: 'no spaces' })],
+    ['unparseable orderId', 400, -1100, () => req(t, 'v1/order', { params: { symbol: BTC, orderId: 'x' } })],
+    ['missing symbol', 400, -1102, () => post(t, 'v1/order', { side: 'BUY', type: 'MARKET', quantity: '1' })],
+    ['LIMIT without price', 400, -1102, () => order(t, { price: '' })],
+    ['unsupported timeInForce', 400, -1102, () => order(t, { timeInForce: 'GTD' })],
+    ['batchOrders missing', 400, -1102, () => post(t, 'v1/batchOrders', {})],
+    ['batchOrders not JSON', 400, -1102, () => post(t, 'v1/batchOrders', { batchOrders: '[{' })],
+    [
+      'batchOrders above 5',
+      400,
+      -1102,
+      () => post(t, 'v1/batchOrders', { batchOrders: JSON.stringify(Array(6).fill({})) }),
+    ],
+    [
+      'modify with the other side',
+      400,
+      -1102,
+      () =>
+        req(t, 'v1/order', {
+          method: 'PUT',
+          params: {
+            symbol: BTC,
+            origClientOrderId: 'resting-1',
+            side: 'SELL',
+            quantity: '0.01',
+            price: '48000',
+          },
+        }),
+    ],
+    ['quantity with quoteOrderQty', 400, -1106, () => order(t, { quoteOrderQty: '500' })],
+    ['symbol not configured', 400, -1121, () => order(t, { symbol: 'NOPEUSDT' })],
+    ['keepalive without a listen key', 404, -1125, () => req(t, 'v1/listenKey', { method: 'PUT' })],
+    ['unknown side', 400, -1130, () => order(t, { side: 'UP' })],
+    ['unknown type', 400, -1130, () => order(t, { type: 'ICEBERG' })],
+    ['unknown positionSide', 400, -1130, () => order(t, { positionSide: 'MIDDLE' })],
+    ['GTX that would take', 400, -2010, () => order(t, { price: '50200', timeInForce: 'GTX' })],
+    [
+      'cancel of an order the engine does not hold',
+      400,
+      -2011,
+      () => req(t, 'v1/order', { method: 'DELETE', params: { symbol: BTC, orderId: randomUUID() } }),
+    ],
+    [
+      'query of an unknown order',
+      404,
+      -2013,
+      () => req(t, 'v1/order', { params: { symbol: BTC, orderId: randomUUID() } }),
+    ],
+    [
+      'modify of an unknown order',
+      404,
+      -2013,
+      () =>
+        req(t, 'v1/order', {
+          method: 'PUT',
+          params: { symbol: BTC, orderId: randomUUID(), side: 'BUY', quantity: '0.01', price: '48000' },
+        }),
+    ],
+    ['client order id of an active order', 400, -2014, () => order(t, { newClientOrderId: 'resting-1' })],
+    ['margin above the available balance', 400, -2019, () => order(poor, { quantity: '0.1' })],
+    [
+      'trigger already satisfied',
+      400,
+      -2021,
+      () => order(t, { type: 'STOP_MARKET', price: '', stopPrice: '51000', side: 'SELL' }),
+    ],
+    ['reduceOnly without a position', 400, -2022, () => order(t, { reduceOnly: 'true' })],
+    [
+      'leverage above the market maximum',
+      400,
+      -4028,
+      () => post(t, 'v1/leverage', { symbol: BTC, leverage: '126' }),
+    ],
+    [
+      'marginType ISOLATED',
+      400,
+      -4046,
+      () => post(t, 'v1/marginType', { symbol: BTC, marginType: 'ISOLATED' }),
+    ],
+    ['hedge mode', 400, -4059, () => post(t, 'v1/positionSide/dual', { dualSidePosition: 'true' })],
+  ];
+
+  it.each(business)('%s: %i {code: %i, msg}', async (_name, status, code, request) => {
+    const r = await request();
+    expect({ status: r.status, body: r.body }).toEqual({ status, body: { code, msg: expect.any(String) } });
+  });
+
+  it('order count above the ceiling: 429 -1003 with the count headers', async () => {
+    let last: HttpResponse | undefined;
+    for (let i = 0; i <= ORDERS_PER_10S; i++) last = await order(hammer, { symbol: 'NOPEUSDT' });
+    expect({ status: last!.status, body: last!.body }).toEqual({
+      status: 429,
+      body: { code: -1003, msg: expect.any(String) },
+    });
+    expect(last!.headers['x-mbx-order-count-10s']).toBe(String(ORDERS_PER_10S));
+  });
+
+  it.each([
+    [
+      'key not found',
+      401,
+      'INVALID_API_KEY',
+      () => req({ api_key: 'a'.repeat(64), secret_key: 'x' }, 'v2/account'),
+    ],
+    ['HMAC mismatch', 401, 'SIGNATURE_INVALID', () => req(t, 'v2/account', { secret: 'not-the-secret' })],
+    ['missing timestamp', 401, 'SIGNATURE_INVALID', () => req(t, 'v2/account', { omitTimestamp: true })],
+  ] as Row[])('%s: %i auth envelope %s', async (_name, status, code, request) => {
+    const r = await request();
+    expect({ status: r.status, body: r.body }).toEqual({ status, body: authError(code as string) });
+  });
+
+  it('a disabled key: 401 API_KEY_DISABLED; a key whose whitelist lacks the client: 403 IP_NOT_ALLOWED', async () => {
+    const k = await createKey(ex.url, token, { label: 'to disable' });
+    expect(
+      (await json(`${ex.url}/api/v1/api-keys/${k.id}`, 'PUT', { status: 'disabled' }, token)).status,
+    ).toBe(200);
+    const disabled = await req(k, 'v2/account');
+    expect({ status: disabled.status, body: disabled.body }).toEqual({
+      status: 401,
+      body: authError('API_KEY_DISABLED'),
+    });
+    const fenced = await createKey(ex.url, token, { ip_whitelist: '10.0.0.1' });
+    const refused = await req(fenced, 'v2/account');
+    expect({ status: refused.status, body: refused.body }).toEqual({
+      status: 403,
+      body: authError('IP_NOT_ALLOWED'),
+    });
+  });
+
+  it('no refused request changed the account: one resting order, the whole deposit', async () => {
+    const open = (await req(t, 'v1/openOrders', { params: { symbol: BTC } })).body as {
+      clientOrderId: string;
+    }[];
+    expect(open.map((o) => o.clientOrderId)).toEqual(['resting-1']);
+    const account = (await req(t, 'v2/account')).body as { totalWalletBalance: string; positions: unknown[] };
+    expect(account.totalWalletBalance).toMatch(/^10000(\.0+)?$/);
+  });
+
+  // Last: these two break the exchange on purpose.
+  it('a database failure on fundingFeeHistory: 500 -1000, no stack', async () => {
+    const db = ex.app.get<DataSource>(PERSISTENCE_DATA_SOURCE);
+    await db.query('ALTER TABLE income RENAME TO income_unavailable');
+    try {
+      const r = await req(t, 'v1/fundingFeeHistory');
+      expect({ status: r.status, body: r.body }).toEqual({
+        status: 500,
+        body: { code: -1000, msg: expect.any(String) },
+      });
+      expect(r.text).not.toMatch(/at |QueryFailedError|income_unavailable/);
+    } finally {
+      await db.query('ALTER TABLE income_unavailable RENAME TO income');
+    }
+  });
+
+  it('the order service does not answer: 500 -1001', async () => {
+    await ex.app.get(RiskCommandsConsumer).onModuleDestroy();
+    const r = await order(t, {});
+    expect({ status: r.status, body: r.body }).toEqual({
+      status: 500,
+      body: { code: -1001, msg: expect.any(String) },
+    });
+  });
+});
