@@ -80,7 +80,8 @@ export function http(url: string, o: HttpOptions = {}): Promise<HttpResponse> {
     if (o.body !== undefined) headers['content-length'] = Buffer.byteLength(o.body);
     const req = httpRequest(
       url,
-      { method: o.method ?? 'GET', headers, localAddress: o.localAddress },
+      // A fresh connection each time: a pooled socket the server has just closed would fail the test.
+      { method: o.method ?? 'GET', headers, localAddress: o.localAddress, agent: false },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));

@@ -3,25 +3,14 @@ import { FapiError, type RawParams, required, scalar } from '@perp/contracts';
 import { MarketRegistry } from '@perp/domain';
 import { Caller, type FapiCaller, FapiParams, Signed } from '../../access';
 import { fapiMarket } from '../../markets/market-lookup';
-import { AccountHistory, type OrderRef } from './account-history';
+import { AccountHistory } from './account-history';
 import { AccountReader } from './account-reader';
-import { clientIdParam, limitParam, timeParam, uuidParam } from './history-params';
+import { orderRef } from '../orders/order-params';
+import { limitParam, timeParam, uuidParam } from './history-params';
 import { orderView, type OrderView } from './order-view';
 
 function noSuchOrder(): FapiError {
   return new FapiError('NO_SUCH_ORDER', 'Order does not exist.');
-}
-
-/** orderId (a UUID, else -1100) or origClientOrderId; neither is -1102. orderId wins when both are sent. */
-function orderRef(params: RawParams): OrderRef {
-  const orderId = uuidParam(params, 'orderId');
-  if (orderId !== undefined) return { orderId };
-  const clientOrderId = clientIdParam(params, 'origClientOrderId');
-  if (clientOrderId !== undefined) return { clientOrderId };
-  throw new FapiError(
-    'MANDATORY_PARAM_EMPTY_OR_MALFORMED',
-    "Param 'orderId' or 'origClientOrderId' must be sent, but both were empty/null.",
-  );
 }
 
 /** Querying orders: open ones from the live account, closed ones from the hot store and Postgres. */

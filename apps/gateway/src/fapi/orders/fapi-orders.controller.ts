@@ -1,14 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import { Controller, Delete, HttpCode, Post, Put } from '@nestjs/common';
+import { Controller, Delete, HttpCode, Inject, Post, Put } from '@nestjs/common';
+import { HOT_STORE, type HotStore } from '@perp/cache';
 import {
   FapiError,
+  type FapiErrorName,
+  HOT_KEYS,
   type OrderRecord,
   parseNewOrder,
   type RawParams,
   required,
   scalar,
 } from '@perp/contracts';
-import { MarketRegistry } from '@perp/domain';
+import {
+  Account,
+  checkOrderShape,
+  checkTriggerOrder,
+  isTriggerOrderType,
+  MarketRegistry,
+  Money,
+  parseDecimal,
+} from '@perp/domain';
 import { Caller, type FapiCaller, FapiParams, Signed } from '../../access';
 import { fapiMarket } from '../../markets/market-lookup';
 import { fapiOrder, fapiResult } from '../../risk/fapi-outcome';
@@ -37,6 +48,7 @@ export class FapiOrdersController {
   constructor(
     private readonly risk: RiskClient,
     private readonly markets: MarketRegistry,
+    @Inject(HOT_STORE) private readonly hot: HotStore,
   ) {}
 
   @Post('order')
@@ -50,9 +62,22 @@ export class FapiOrdersController {
   @Post('order/test')
   @Signed({ type: 'TRADE', weight: 1 })
   @HttpCode(200)
-  testOrder(@Caller() caller: FapiCaller, @FapiParams() params: RawParams): Record<string, never> {
+  async testOrder(
+    @Caller() caller: FapiCaller,
+    @FapiParams() params: RawParams,
+  ): Promise<Record<string, never>> {
     const req = parseNewOrder(params);
-    newOrderCommand(req, fapiMarket(this.markets, req.symbol), caller.address, randomUUID());
+    const market = fapiMarket(this.markets, req.symbol);
+    newOrderCommand(req, market, caller.address, randomUUID());
+    // The rules that need no account state: reference price, lot, notional, trigger (-2021).
+    const markPrice = parseDecimal((await this.hot.hget(HOT_KEYS.price(market.symbol), 'markPrice')) ?? '');
+    const marks = (s: string) => (s === market.symbol ? markPrice : undefined);
+    const shape = { ...req, orderId: '', stopPrice: req.stopPrice ?? new Money(0) };
+    const account = new Account(caller.address);
+    const r = isTriggerOrderType(req.type)
+      ? checkTriggerOrder(account, market, { ...shape, type: req.type }, marks)
+      : checkOrderShape(account, market, shape, marks);
+    if (!r.ok) throw new FapiError(r.reason as FapiErrorName, r.message);
     return {};
   }
 

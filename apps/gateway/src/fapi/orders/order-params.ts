@@ -1,4 +1,5 @@
 import {
+  CLIENT_ORDER_ID,
   FapiError,
   type NewOrderRequest,
   type RawParams,
@@ -51,8 +52,11 @@ export function newOrderCommand(
   };
 }
 
-/** orderId (a UUID, else -1100) or origClientOrderId; neither is -1102. */
-export function orderRef(params: RawParams): { orderId?: string; clientOrderId?: string } {
+/**
+ * orderId (a UUID, else -1100) or origClientOrderId (the client id alphabet, else -1100: no order
+ * can have it); neither is -1102. orderId wins when both are sent.
+ */
+export function orderRef(params: RawParams): { orderId: string } | { clientOrderId: string } {
   const orderId = scalar(params, 'orderId');
   const clientOrderId = scalar(params, 'origClientOrderId');
   if (orderId !== undefined && orderId !== '') {
@@ -60,10 +64,14 @@ export function orderRef(params: RawParams): { orderId?: string; clientOrderId?:
       throw new FapiError('ILLEGAL_CHARS', "Illegal characters found in parameter 'orderId'.");
     return { orderId: orderId.toLowerCase() };
   }
-  if (clientOrderId !== undefined && clientOrderId !== '') return { clientOrderId };
+  if (clientOrderId !== undefined && clientOrderId !== '') {
+    if (!CLIENT_ORDER_ID.test(clientOrderId))
+      throw new FapiError('ILLEGAL_CHARS', "Illegal characters found in parameter 'origClientOrderId'.");
+    return { clientOrderId };
+  }
   throw new FapiError(
     'MANDATORY_PARAM_EMPTY_OR_MALFORMED',
-    'Either orderId or origClientOrderId must be sent.',
+    "Param 'orderId' or 'origClientOrderId' must be sent, but both were empty/null.",
   );
 }
 
