@@ -264,7 +264,7 @@ describe('native login, API keys and signed FAPI requests over HTTP', () => {
       expect(Date.parse(k.created_at)).toBeGreaterThanOrEqual(before - 1000);
 
       // Stored encrypted, never in clear.
-      const row = await a.app.get(ApiKeyRepository).findByApiKey(k.api_key);
+      const row = await a.app.get(ApiKeyRepository).findByApiKey(k.api_key, 'devnet');
       expect(row?.secretCiphertext.startsWith('v1:')).toBe(true);
       expect(row?.secretCiphertext).not.toContain(k.secret_key);
 
@@ -446,9 +446,10 @@ describe('native login, API keys and signed FAPI requests over HTTP', () => {
 
   describe('signed FAPI requests', () => {
     let token: string;
+    const wallet = Wallet.createRandom();
 
     beforeAll(async () => {
-      token = await login(url, Wallet.createRandom());
+      token = await login(url, wallet);
     });
 
     it('a key works on signed endpoints until disabled, again when re-enabled, and never after deletion', async () => {
@@ -488,10 +489,10 @@ describe('native login, API keys and signed FAPI requests over HTTP', () => {
       // A refused request is no use.
       await signed(url, '/fapi/v1/positionSide/dual', k, { secret: 'f'.repeat(64) });
       const repo = a.app.get(ApiKeyRepository);
-      let row = await repo.findByApiKey(k.api_key);
+      let row = await repo.findByApiKey(k.api_key, 'devnet');
       for (let i = 0; i < 100 && !row?.lastUsedAt; i++) {
         await new Promise((r) => setTimeout(r, 50));
-        row = await repo.findByApiKey(k.api_key);
+        row = await repo.findByApiKey(k.api_key, 'devnet');
       }
       expect(row?.lastUsedAt?.toISOString()).toBe(listed.last_used_at);
     });
@@ -571,6 +572,28 @@ describe('native login, API keys and signed FAPI requests over HTTP', () => {
         body: `${form}&signature=${signature}`,
       });
       expect([res.status, res.body]).toEqual([200, { code: 200, msg: 'success' }]);
+    });
+
+    it('INVALID_API_KEY (401) for a key of another chain deployment sharing the database', async () => {
+      const arbitrum = await startAccessApp({ schema: schema.schema, env: { CHAIN: 'arbitrum' } });
+      try {
+        const devnetKey = await newKey(token);
+        expect((await signed(url, '/fapi/v1/positionSide/dual', devnetKey)).status).toBe(200);
+        const there = await signed(arbitrum.url, '/fapi/v1/positionSide/dual', devnetKey);
+        expect([there.status, there.body]).toEqual([401, authError('INVALID_API_KEY')]);
+        // And the other way round, for a key made on the other deployment.
+        const arbitrumKey = await createKey(arbitrum.url, await login(arbitrum.url, wallet));
+        secrets.push(arbitrumKey.secret_key);
+        expect((await signed(arbitrum.url, '/fapi/v1/positionSide/dual', arbitrumKey)).status).toBe(200);
+        const here = await signed(url, '/fapi/v1/positionSide/dual', arbitrumKey);
+        expect([here.status, here.body]).toEqual([401, authError('INVALID_API_KEY')]);
+        const listed = (await json(`${url}/api/v1/api-keys`, 'GET', undefined, token)).body as {
+          id: string;
+        }[];
+        expect(listed.map((k) => k.id)).not.toContain(arbitrumKey.id);
+      } finally {
+        await arbitrum.close();
+      }
     });
 
     it('INVALID_API_KEY (401): no key, an unknown key, a malformed key', async () => {

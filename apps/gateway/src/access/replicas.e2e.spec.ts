@@ -131,11 +131,13 @@ describe('two gateway replicas sharing Postgres and Redis', () => {
     );
     expect(Date.parse(listed.last_used_at)).toBeGreaterThanOrEqual(before);
     const repo = a.app.get(ApiKeyRepository);
-    expect((await repo.findByApiKey(k.api_key))?.lastUsedAt).toBeNull();
+    expect((await repo.findByApiKey(k.api_key, 'devnet'))?.lastUsedAt).toBeNull();
 
     await b.close();
     bClosed = true;
-    expect((await repo.findByApiKey(k.api_key))?.lastUsedAt?.toISOString()).toBe(listed.last_used_at);
+    expect((await repo.findByApiKey(k.api_key, 'devnet'))?.lastUsedAt?.toISOString()).toBe(
+      listed.last_used_at,
+    );
   });
 
   it('keeps no secret in Redis: records and markers only', async () => {

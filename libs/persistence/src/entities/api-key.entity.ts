@@ -6,6 +6,7 @@ export type ApiKeyStatus = 'active' | 'disabled';
 /** A FAPI key. The secret is stored only as ciphertext (libs/auth encrypts it). */
 @Entity({ name: 'api_keys' })
 @Index('api_keys_user_id_idx', ['userId'])
+@Index('api_keys_user_chain_idx', ['userId', 'chain'])
 @Unique('api_keys_api_key_key', ['apiKey'])
 @Check('api_keys_status_check', `status IN ('active', 'disabled')`)
 export class ApiKeyEntity {
@@ -25,6 +26,10 @@ export class ApiKeyEntity {
 
   @Column({ name: 'secret_ciphertext', type: 'text' })
   secretCiphertext!: string;
+
+  /** The chain deployment the key belongs to (null: made before keys had one, not yet claimed). */
+  @Column({ type: 'text', nullable: true })
+  chain!: string | null;
 
   @Column({ type: 'text', default: '' })
   label!: string;

@@ -8,6 +8,7 @@ import { UserRepository } from './user.repository';
 
 const address = () => `0x${randomBytes(20).toString('hex')}`;
 const hex64 = () => randomBytes(32).toString('hex');
+const CHAIN = 'devnet';
 
 describe('account repositories (real Postgres)', () => {
   let db: TestDatabase;
@@ -75,6 +76,7 @@ describe('account repositories (real Postgres)', () => {
         apiKey,
         secretCiphertext: 'v1:ciphertext',
         label: 'bot',
+        chain: CHAIN,
       });
       expect(key).toMatchObject({
         userId: user.id,
@@ -85,27 +87,35 @@ describe('account repositories (real Postgres)', () => {
         status: 'active',
         lastUsedAt: null,
       });
-      expect(await keys.findByApiKey(apiKey)).toEqual(key);
-      expect(await keys.listByUser(user.id)).toEqual([key]);
+      expect(await keys.findByApiKey(apiKey, CHAIN)).toEqual(key);
+      expect(await keys.listByUser(user.id, CHAIN)).toEqual([key]);
 
-      const updated = await keys.update(user.id, key.id, { status: 'disabled', ipWhitelist: '1.2.3.4' });
+      const updated = await keys.update(user.id, key.id, CHAIN, {
+        status: 'disabled',
+        ipWhitelist: '1.2.3.4',
+      });
       expect(updated).toMatchObject({ status: 'disabled', ipWhitelist: '1.2.3.4', label: 'bot' });
       const other = await users.findOrCreate(address());
-      expect(await keys.update(other.user.id, key.id, { status: 'active' })).toBeUndefined();
-      expect(await keys.delete(other.user.id, key.id)).toBe(false);
+      expect(await keys.update(other.user.id, key.id, CHAIN, { status: 'active' })).toBeUndefined();
+      expect(await keys.delete(other.user.id, key.id, CHAIN)).toBe(false);
 
       const used = new Date('2030-01-02T03:04:05.678Z');
       await keys.touchLastUsed(key.id, used);
-      expect((await keys.findByApiKey(apiKey))?.lastUsedAt).toEqual(used);
+      expect((await keys.findByApiKey(apiKey, CHAIN))?.lastUsedAt).toEqual(used);
 
-      expect(await keys.delete(user.id, key.id)).toBe(true);
-      expect(await keys.findByApiKey(apiKey)).toBeUndefined();
+      expect(await keys.delete(user.id, key.id, CHAIN)).toBe(true);
+      expect(await keys.findByApiKey(apiKey, CHAIN)).toBeUndefined();
     });
 
     it('never moves last_used_at backwards (late or out-of-order writes keep the newest use)', async () => {
       const { user } = await users.findOrCreate(address());
-      const key = await keys.create({ userId: user.id, apiKey: hex64(), secretCiphertext: 'v1:c' });
-      const lastUsed = async () => (await keys.findForUser(user.id, key.id))?.lastUsedAt;
+      const key = await keys.create({
+        userId: user.id,
+        chain: CHAIN,
+        apiKey: hex64(),
+        secretCiphertext: 'v1:c',
+      });
+      const lastUsed = async () => (await keys.findForUser(user.id, key.id, CHAIN))?.lastUsedAt;
       const t1 = new Date('2030-01-02T03:04:05.100Z');
       const t2 = new Date('2030-01-02T03:04:05.200Z');
       await keys.touchLastUsed(key.id, t1); // from NULL
@@ -121,19 +131,24 @@ describe('account repositories (real Postgres)', () => {
       await Promise.all([...times].reverse().map((t) => keys.touchLastUsed(key.id, t)));
       expect(await lastUsed()).toEqual(times[times.length - 1]);
       // Another key's row is untouched.
-      const other = await keys.create({ userId: user.id, apiKey: hex64(), secretCiphertext: 'v1:c' });
-      expect((await keys.findForUser(user.id, other.id))?.lastUsedAt).toBeNull();
+      const other = await keys.create({
+        userId: user.id,
+        chain: CHAIN,
+        apiKey: hex64(),
+        secretCiphertext: 'v1:c',
+      });
+      expect((await keys.findForUser(user.id, other.id, CHAIN))?.lastUsedAt).toBeNull();
     });
 
     it('refuses a duplicate api_key and an unknown status', async () => {
       const { user } = await users.findOrCreate(address());
       const apiKey = hex64();
-      await keys.create({ userId: user.id, apiKey, secretCiphertext: 's' });
-      await expect(keys.create({ userId: user.id, apiKey, secretCiphertext: 's' })).rejects.toThrow(
-        /api_keys_api_key_key/,
-      );
-      const [key] = await keys.listByUser(user.id);
-      await expect(keys.update(user.id, key.id, { status: 'deleted' as never })).rejects.toThrow(
+      await keys.create({ userId: user.id, chain: CHAIN, apiKey, secretCiphertext: 's' });
+      await expect(
+        keys.create({ userId: user.id, chain: CHAIN, apiKey, secretCiphertext: 's' }),
+      ).rejects.toThrow(/api_keys_api_key_key/);
+      const [key] = await keys.listByUser(user.id, CHAIN);
+      await expect(keys.update(user.id, key.id, CHAIN, { status: 'deleted' as never })).rejects.toThrow(
         /api_keys_status_check/,
       );
     });
@@ -142,18 +157,55 @@ describe('account repositories (real Postgres)', () => {
       const { user } = await users.findOrCreate(address());
       const attempts = await Promise.allSettled(
         Array.from({ length: 7 }, () =>
-          keys.create({ userId: user.id, apiKey: hex64(), secretCiphertext: 's' }, 3),
+          keys.create({ userId: user.id, chain: CHAIN, apiKey: hex64(), secretCiphertext: 's' }, 3),
         ),
       );
       expect(attempts.filter((a) => a.status === 'fulfilled')).toHaveLength(3);
       for (const a of attempts.filter((a) => a.status === 'rejected'))
         expect((a as PromiseRejectedResult).reason).toBeInstanceOf(ApiKeyLimitReachedError);
-      expect(await keys.countByUser(user.id)).toBe(3);
+      expect(await keys.countByUser(user.id, CHAIN)).toBe(3);
+    });
+
+    it("scopes keys to their chain deployment: another chain's key is not found, its limit is separate", async () => {
+      const { user } = await users.findOrCreate(address());
+      const other = await keys.create({
+        userId: user.id,
+        chain: 'arbitrum',
+        apiKey: hex64(),
+        secretCiphertext: 's',
+      });
+      expect(await keys.findByApiKey(other.apiKey, CHAIN)).toBeUndefined();
+      expect(await keys.findByApiKey(other.apiKey, 'arbitrum')).toMatchObject({ id: other.id });
+      expect(await keys.listByUser(user.id, CHAIN)).toEqual([]);
+      expect(await keys.update(user.id, other.id, CHAIN, { status: 'disabled' })).toBeUndefined();
+      expect(await keys.delete(user.id, other.id, CHAIN)).toBe(false);
+      await keys.create({ userId: user.id, chain: CHAIN, apiKey: hex64(), secretCiphertext: 's' }, 1);
+      expect(await keys.countByUser(user.id, 'arbitrum')).toBe(1);
+    });
+
+    it('gives keys made before keys had a chain to the first deployment that claims them', async () => {
+      const { user } = await users.findOrCreate(address());
+      const legacy = await keys.create({
+        userId: user.id,
+        chain: CHAIN,
+        apiKey: hex64(),
+        secretCiphertext: 's',
+      });
+      await db.dataSource.query(`UPDATE api_keys SET chain = NULL WHERE id = $1`, [legacy.id]);
+      expect(await keys.findByApiKey(legacy.apiKey, CHAIN)).toBeUndefined();
+      expect(await keys.claimUnowned('arbitrum')).toBeGreaterThanOrEqual(1);
+      expect(await keys.claimUnowned(CHAIN)).toBe(0);
+      expect(await keys.findByApiKey(legacy.apiKey, 'arbitrum')).toMatchObject({ id: legacy.id });
     });
 
     it('refuses a key for an unknown user', async () => {
       await expect(
-        keys.create({ userId: userIdForAddress(address()), apiKey: hex64(), secretCiphertext: 's' }),
+        keys.create({
+          userId: userIdForAddress(address()),
+          chain: CHAIN,
+          apiKey: hex64(),
+          secretCiphertext: 's',
+        }),
       ).rejects.toThrow('unknown user');
     });
   });

@@ -16,6 +16,8 @@ export class ApiKeyLimitReachedError extends Error {
 
 export interface NewApiKey {
   userId: string;
+  /** The chain deployment the key is made on; it works there only. */
+  chain: string;
   apiKey: string;
   secretCiphertext: string;
   label?: string;
@@ -45,12 +47,13 @@ export class ApiKeyRepository extends BaseRepository<ApiKeyEntity> {
         .where('u.id = :id', { id: input.userId })
         .getOne();
       if (!user) throw new Error(`unknown user ${input.userId}`);
-      if ((await m.countBy(ApiKeyEntity, { userId: input.userId })) >= maxPerUser)
+      if ((await m.countBy(ApiKeyEntity, { userId: input.userId, chain: input.chain })) >= maxPerUser)
         throw new ApiKeyLimitReachedError(maxPerUser);
       const id = randomUUID();
       await m.insert(ApiKeyEntity, {
         id,
         userId: input.userId,
+        chain: input.chain,
         apiKey: input.apiKey,
         secretCiphertext: input.secretCiphertext,
         label: input.label ?? '',
@@ -60,33 +63,47 @@ export class ApiKeyRepository extends BaseRepository<ApiKeyEntity> {
     });
   }
 
-  /** The key a signed request names (any status: the caller answers API_KEY_DISABLED itself). */
-  async findByApiKey(apiKey: string): Promise<ApiKeyEntity | undefined> {
-    return (await this.repo.findOneBy({ apiKey })) ?? undefined;
+  /**
+   * The key a signed request names on `chain` (any status: the caller answers API_KEY_DISABLED
+   * itself); a key of another chain deployment is not found.
+   */
+  async findByApiKey(apiKey: string, chain: string): Promise<ApiKeyEntity | undefined> {
+    return (await this.repo.findOneBy({ apiKey, chain })) ?? undefined;
   }
 
-  async findForUser(userId: string, id: string): Promise<ApiKeyEntity | undefined> {
-    return (await this.repo.findOneBy({ id, userId })) ?? undefined;
+  async findForUser(userId: string, id: string, chain: string): Promise<ApiKeyEntity | undefined> {
+    return (await this.repo.findOneBy({ id, userId, chain })) ?? undefined;
   }
 
   /** Oldest first. */
-  listByUser(userId: string): Promise<ApiKeyEntity[]> {
-    return this.repo.find({ where: { userId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  listByUser(userId: string, chain: string): Promise<ApiKeyEntity[]> {
+    return this.repo.find({ where: { userId, chain }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
-  countByUser(userId: string): Promise<number> {
-    return this.repo.countBy({ userId });
+  countByUser(userId: string, chain: string): Promise<number> {
+    return this.repo.countBy({ userId, chain });
   }
 
   /** Applies the given fields to the user's key; undefined when the key is not theirs or absent. */
-  async update(userId: string, id: string, patch: ApiKeyPatch): Promise<ApiKeyEntity | undefined> {
+  async update(
+    userId: string,
+    id: string,
+    chain: string,
+    patch: ApiKeyPatch,
+  ): Promise<ApiKeyEntity | undefined> {
     const fields = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
-    if (Object.keys(fields).length > 0) await this.repo.update({ id, userId }, fields);
-    return this.findForUser(userId, id);
+    if (Object.keys(fields).length > 0) await this.repo.update({ id, userId, chain }, fields);
+    return this.findForUser(userId, id, chain);
   }
 
-  async delete(userId: string, id: string): Promise<boolean> {
-    return ((await this.repo.delete({ id, userId })).affected ?? 0) > 0;
+  async delete(userId: string, id: string, chain: string): Promise<boolean> {
+    return ((await this.repo.delete({ id, userId, chain })).affected ?? 0) > 0;
+  }
+
+  /** Gives the keys made before keys had a chain to `chain`; the number claimed. */
+  async claimUnowned(chain: string): Promise<number> {
+    const r = await this.repo.createQueryBuilder().update().set({ chain }).where('chain IS NULL').execute();
+    return r.affected ?? 0;
   }
 
   /**

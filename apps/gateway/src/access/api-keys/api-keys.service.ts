@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type AuthSecrets, encryptSecret, generateApiKey } from '@perp/auth';
 import { NativeError } from '@perp/contracts';
+import type { Chain } from '@perp/domain';
 import {
   ApiKeyLimitReachedError,
   ApiKeyRepository,
@@ -8,6 +9,7 @@ import {
   userIdForAddress,
   UserRepository,
 } from '@perp/persistence';
+import { CHAIN } from '@perp/runtime';
 import { AUTH_SECRETS } from '../auth-secrets';
 import { ApiKeyCache, recordOf } from '../signed/api-key-cache';
 import { LastUsedRecorder } from '../signed/last-used';
@@ -37,6 +39,7 @@ export class ApiKeysService {
     private readonly cache: ApiKeyCache,
     private readonly lastUsed: LastUsedRecorder,
     @Inject(AUTH_SECRETS) private readonly auth: AuthSecrets,
+    @Inject(CHAIN) private readonly chain: Chain,
   ) {}
 
   async create(address: string, rawBody: unknown): Promise<CreatedApiKeyView> {
@@ -47,6 +50,7 @@ export class ApiKeysService {
     try {
       entity = await this.apiKeys.create({
         userId: user.id,
+        chain: this.chain.name,
         apiKey,
         // The api_key is the context: the ciphertext decrypts on this row only.
         secretCiphertext: encryptSecret(secretKey, this.auth.masterKeys, apiKey),
@@ -73,7 +77,7 @@ export class ApiKeysService {
   }
 
   async list(address: string): Promise<ApiKeyView[]> {
-    const entities = await this.apiKeys.listByUser(userIdForAddress(address));
+    const entities = await this.apiKeys.listByUser(userIdForAddress(address), this.chain.name);
     const recent = await this.lastUsed.recent(entities.map((e) => e.id));
     return entities.map((e) => apiKeyView(e, recent.get(e.id)));
   }
@@ -81,7 +85,7 @@ export class ApiKeysService {
   async update(address: string, id: string, rawBody: unknown): Promise<ApiKeyView> {
     const input = parseUpdateBody(rawBody);
     if (!isUuid(id)) throw notFound();
-    const entity = await this.apiKeys.update(userIdForAddress(address), id, input);
+    const entity = await this.apiKeys.update(userIdForAddress(address), id, this.chain.name, input);
     if (!entity) throw notFound();
     await this.cache.store(entity.apiKey, recordOf(entity, address));
     const recent = await this.lastUsed.recent([entity.id]);
@@ -91,8 +95,8 @@ export class ApiKeysService {
   async remove(address: string, id: string): Promise<void> {
     if (!isUuid(id)) throw notFound();
     const userId = userIdForAddress(address);
-    const entity = await this.apiKeys.findForUser(userId, id);
-    if (!entity || !(await this.apiKeys.delete(userId, id))) throw notFound();
+    const entity = await this.apiKeys.findForUser(userId, id, this.chain.name);
+    if (!entity || !(await this.apiKeys.delete(userId, id, this.chain.name))) throw notFound();
     await this.cache.revoke(entity.apiKey);
     await this.lastUsed.forget(entity.id);
   }

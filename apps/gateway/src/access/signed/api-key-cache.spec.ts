@@ -3,6 +3,7 @@ import { inspect } from 'node:util';
 import { type AuthSecrets, encryptSecret, generateApiKey, MasterKeyring } from '@perp/auth';
 import { MemoryHotStore } from '@perp/cache';
 import type { ApiKeyEntity, ApiKeyRepository, UserRepository } from '@perp/persistence';
+import type { Chain } from '@perp/domain';
 import { ApiKeyCache, apiKeyRecordKey, recordOf } from './api-key-cache';
 
 const ADDRESS = '0x' + 'ab'.repeat(20);
@@ -15,12 +16,13 @@ class FakeDb {
   gate?: Promise<void>;
 
   readonly apiKeys = {
-    findByApiKey: async (apiKey: string) => {
+    findByApiKey: async (apiKey: string, chain: string) => {
       this.loads++;
       const row = this.rows.get(apiKey);
       await this.gate;
-      return row ? { ...row } : undefined;
+      return row?.chain === chain ? { ...row } : undefined;
     },
+    claimUnowned: async () => 0,
   } as unknown as ApiKeyRepository;
 
   readonly users = {
@@ -40,6 +42,7 @@ describe('ApiKeyCache (two replicas sharing one hot store)', () => {
     const row = {
       id: `k-${randomBytes(4).toString('hex')}`,
       userId: USER_ID,
+      chain: 'devnet',
       apiKey,
       secretCiphertext: encryptSecret(secretKey, auth.masterKeys, apiKey),
       label: '',
@@ -53,7 +56,9 @@ describe('ApiKeyCache (two replicas sharing one hot store)', () => {
   }
 
   const cache = (secretCacheSize = 100) =>
-    new ApiKeyCache(hot, db.apiKeys, db.users, auth, { recordTtlMs: 60_000, secretCacheSize });
+    new ApiKeyCache(hot, db.apiKeys, db.users, auth, { recordTtlMs: 60_000, secretCacheSize }, {
+      name: 'devnet',
+    } as Chain);
 
   beforeEach(async () => {
     hot = new MemoryHotStore();

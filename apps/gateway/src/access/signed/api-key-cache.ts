@@ -1,7 +1,9 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { type AuthSecrets, decryptSecret } from '@perp/auth';
 import { HOT_STORE, type HotStore, type Unsubscribe } from '@perp/cache';
+import type { Chain } from '@perp/domain';
 import { type ApiKeyEntity, ApiKeyRepository, type ApiKeyStatus, UserRepository } from '@perp/persistence';
+import { CHAIN } from '@perp/runtime';
 import { ACCESS_OPTIONS, type ApiAccessOptions, DEFAULT_ACCESS_OPTIONS } from '../access-options';
 import { AUTH_SECRETS } from '../auth-secrets';
 
@@ -75,11 +77,13 @@ export class ApiKeyCache implements OnModuleInit, OnModuleDestroy {
     private readonly users: UserRepository,
     @Inject(AUTH_SECRETS) private readonly auth: AuthSecrets,
     @Inject(ACCESS_OPTIONS) options: ApiAccessOptions,
+    @Inject(CHAIN) private readonly chain: Chain,
   ) {
     this.options = { ...DEFAULT_ACCESS_OPTIONS, ...options };
   }
 
   async onModuleInit(): Promise<void> {
+    await this.apiKeys.claimUnowned(this.chain.name);
     this.unsubscribe = await this.hot.subscribe(API_KEY_REVOKED_CHANNEL, (apiKey) => {
       this.secrets.delete(apiKey);
     });
@@ -156,7 +160,7 @@ export class ApiKeyCache implements OnModuleInit, OnModuleDestroy {
   }
 
   private async loadFromDatabase(apiKey: string): Promise<ResolvedApiKey | undefined> {
-    const entity = await this.apiKeys.findByApiKey(apiKey);
+    const entity = await this.apiKeys.findByApiKey(apiKey, this.chain.name);
     if (!entity) return undefined;
     const user = await this.users.findById(entity.userId);
     if (!user) return undefined;
