@@ -1,5 +1,12 @@
 import type { OrderRecord, RiskCommand } from '@perp/contracts';
-import { AccountBook, type AccountBookOptions, Money, TriggerBook, type TriggerEntry } from '@perp/domain';
+import {
+  AccountBook,
+  type AccountBookOptions,
+  Money,
+  TriggerBook,
+  type TriggerEntry,
+  type TriggerOrderType,
+} from '@perp/domain';
 import { ShardPartition } from '@perp/infrastructure';
 
 const SNAPSHOT_VERSION = 2;
@@ -8,7 +15,7 @@ const READABLE_VERSIONS = [1, 2];
 /** A trigger order waiting for the mark price: the New Order command it fires as (quantity fixed). */
 export interface WaitingTrigger extends TriggerEntry {
   user: string;
-  command: Extract<RiskCommand, { type: 'order.new' }>;
+  command: Extract<RiskCommand, { type: 'order.new' }> & { orderType: TriggerOrderType };
 }
 
 type SerializedTrigger = Omit<WaitingTrigger, 'stopPrice'> & { stopPrice: string };
@@ -22,7 +29,9 @@ const RECENTLY_CLOSED = 1000;
  * of the engine events copied into it. Snapshotted together with the offset of the last input.
  */
 export class RiskPartition extends ShardPartition {
-  readonly orders = new Map<string, OrderRecord>();
+  /** Open order records by id, and by user: account writes and client-id checks read one user's. */
+  private readonly orders = new Map<string, OrderRecord>();
+  private readonly ordersByUser = new Map<string, Map<string, OrderRecord>>();
   private readonly closed = new Map<string, OrderRecord>();
   /** Per engine-commands partition: the (offset, index) of the last engine-event copy applied. */
   readonly engineMarks = new Map<number, [bigint, number]>();
@@ -48,9 +57,22 @@ export class RiskPartition extends ShardPartition {
 
   openOrdersOf(user: string, symbol?: string): OrderRecord[] {
     const out: OrderRecord[] = [];
-    for (const o of this.orders.values())
-      if (o.user === user && (symbol === undefined || o.symbol === symbol)) out.push(o);
+    for (const o of this.ordersByUser.get(user)?.values() ?? [])
+      if (symbol === undefined || o.symbol === symbol) out.push(o);
     return out.sort((a, b) => a.time - b.time || a.orderId.localeCompare(b.orderId));
+  }
+
+  /** An open order's record. */
+  openOrder(orderId: string): OrderRecord | undefined {
+    return this.orders.get(orderId);
+  }
+
+  /** Adds or replaces an open order's record. */
+  put(record: OrderRecord): void {
+    this.orders.set(record.orderId, record);
+    let mine = this.ordersByUser.get(record.user);
+    if (!mine) this.ordersByUser.set(record.user, (mine = new Map()));
+    mine.set(record.orderId, record);
   }
 
   findOpen(user: string, orderId?: string, clientOrderId?: string): OrderRecord | undefined {
@@ -59,7 +81,8 @@ export class RiskPartition extends ShardPartition {
       return o?.user === user ? o : undefined;
     }
     if (clientOrderId === undefined) return undefined;
-    for (const o of this.orders.values()) if (o.user === user && o.clientOrderId === clientOrderId) return o;
+    for (const o of this.ordersByUser.get(user)?.values() ?? [])
+      if (o.clientOrderId === clientOrderId) return o;
     return undefined;
   }
 
@@ -70,6 +93,9 @@ export class RiskPartition extends ShardPartition {
 
   close(record: OrderRecord): void {
     this.orders.delete(record.orderId);
+    const mine = this.ordersByUser.get(record.user);
+    mine?.delete(record.orderId);
+    if (mine?.size === 0) this.ordersByUser.delete(record.user);
     this.closed.set(record.orderId, record);
     if (this.closed.size > RECENTLY_CLOSED) this.closed.delete(this.closed.keys().next().value as string);
   }
@@ -100,7 +126,7 @@ export class RiskPartition extends ShardPartition {
     };
     if (!READABLE_VERSIONS.includes(s.v)) throw new Error(`unsupported risk snapshot version ${s.v}`);
     const p = new RiskPartition(partition, AccountBook.fromState(s.book, options));
-    for (const o of s.orders) p.orders.set(o.orderId, o);
+    for (const o of s.orders) p.put(o);
     for (const [ep, o, i] of s.engineMarks) p.engineMarks.set(ep, [BigInt(o), i]);
     for (const t of s.triggers ?? []) p.triggers.add({ ...t, stopPrice: new Money(t.stopPrice) });
     return p;

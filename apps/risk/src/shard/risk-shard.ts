@@ -28,10 +28,14 @@ import {
   AccountBook,
   type Chain,
   isTriggerOrderType,
+  type Market,
   type MarketRegistry,
   Money,
   parseDecimal,
+  type PreTradeRequest,
+  type PreTradeResult,
   triggeredOrderType,
+  type TriggerOrderType,
 } from '@perp/domain';
 import { ShardPartitions, type SnapshotPolicy } from '@perp/infrastructure';
 import type { EngineSnapshotRepository } from '@perp/persistence';
@@ -57,6 +61,28 @@ class Output {
 function rejection(reason: string, msg: string): ReplyBody {
   const fapi = (FAPI_ERRORS as Record<string, { code: number }>)[reason];
   return { ok: false, error: { code: fapi?.code ?? reason, msg, reason } };
+}
+
+type NewOrderCommand = Extract<RiskCommand, { type: 'order.new' }>;
+
+function optionalMoney(v?: string): Money | undefined {
+  return v === undefined ? undefined : parseDecimal(v);
+}
+
+/** A New Order command as the domain's pre-trade request. */
+function preTradeRequest(cmd: NewOrderCommand): PreTradeRequest {
+  return {
+    orderId: cmd.orderId,
+    clientOrderId: cmd.clientOrderId,
+    symbol: cmd.symbol,
+    side: cmd.side,
+    type: cmd.orderType,
+    quantity: optionalMoney(cmd.quantity),
+    quoteOrderQty: optionalMoney(cmd.quoteOrderQty),
+    price: optionalMoney(cmd.price),
+    stopPrice: optionalMoney(cmd.stopPrice),
+    reduceOnly: cmd.reduceOnly,
+  };
 }
 
 function fapiError(code: number, msg: string): ReplyBody {
@@ -307,12 +333,7 @@ export class RiskShard {
     }
   }
 
-  private newOrder(
-    p: RiskPartition,
-    m: BusMessage,
-    cmd: Extract<RiskCommand, { type: 'order.new' }>,
-    out: Output,
-  ): void {
+  private newOrder(p: RiskPartition, m: BusMessage, cmd: NewOrderCommand, out: Output): void {
     const market = this.markets.find(cmd.symbol);
     if (!market || market.status !== 'TRADING') {
       out.reply = fapiError(-1121, 'Invalid symbol.');
@@ -327,35 +348,42 @@ export class RiskShard {
       out.reply = rejection('API_KEY_FORMAT', 'newClientOrderId is used by an active order');
       return;
     }
-    const money = (v?: string) => (v === undefined ? undefined : parseDecimal(v));
-    if (isTriggerOrderType(cmd.orderType)) return this.newTrigger(p, m, cmd, out);
-    const r = p.book.placeOrder(cmd.user, {
-      orderId: cmd.orderId,
-      clientOrderId: cmd.clientOrderId,
-      symbol: market.symbol,
-      side: cmd.side,
-      type: cmd.orderType,
-      quantity: money(cmd.quantity),
-      quoteOrderQty: money(cmd.quoteOrderQty),
-      price: money(cmd.price),
-      stopPrice: money(cmd.stopPrice),
-      reduceOnly: cmd.reduceOnly,
-    });
+    const order = { ...cmd, symbol: market.symbol };
+    const type = order.orderType;
+    if (isTriggerOrderType(type)) return this.newTrigger(p, m, { ...order, orderType: type }, market, out);
+    const r = this.forwardOrder(p, m, order, 0, out);
     if (!r.ok) {
       out.reply = rejection(r.reason, r.message);
       return;
     }
-    const record = newOrderRecord(cmd, r.quantity, market);
-    p.orders.set(record.orderId, record);
+    const record = newOrderRecord(order, r.quantity, market);
+    p.put(record);
+    out.accountEvents.push({ type: 'order', user: cmd.user, order: record });
+    this.balanceEvent(p, cmd.user, out);
+  }
+
+  /**
+   * Pre-trade (margin frozen) and, when accepted, the order.place command for the engine: the
+   * `index`th command this input forwards, which the engine dedupes by with the input's place.
+   */
+  private forwardOrder(
+    p: RiskPartition,
+    m: BusMessage,
+    cmd: NewOrderCommand,
+    index: number,
+    out: Output,
+  ): PreTradeResult {
+    const r = p.book.placeOrder(cmd.user, preTradeRequest(cmd));
+    if (!r.ok) return r;
     out.engineCommands.push({
-      id: outputId(m.topic, m.partition, m.offset, 0),
+      id: outputId(m.topic, m.partition, m.offset, index),
       v: 1,
       time: cmd.time,
       type: 'order.place',
       orderId: cmd.orderId,
       clientOrderId: cmd.clientOrderId,
       user: cmd.user,
-      symbol: market.symbol,
+      symbol: cmd.symbol,
       side: cmd.side,
       orderType: cmd.orderType,
       timeInForce: cmd.timeInForce,
@@ -366,46 +394,32 @@ export class RiskShard {
       priceProtect: cmd.priceProtect,
       selfTradePreventionMode: cmd.selfTradePreventionMode,
       frozenMargin: r.frozenMargin.toFixed(),
-      origin: { partition: m.partition, offset: m.offset },
+      origin: { partition: m.partition, offset: m.offset, index },
       ...(out.replyTo ? { replyTo: out.replyTo } : {}),
     });
-    out.accountEvents.push({ type: 'order', user: cmd.user, order: record });
-    this.balanceEvent(p, cmd.user, out);
+    return r;
   }
 
   /** Rule 8: stored here until the mark price reaches stopPrice; -2021 when it already has. */
   private newTrigger(
     p: RiskPartition,
     m: BusMessage,
-    cmd: Extract<RiskCommand, { type: 'order.new' }>,
+    cmd: NewOrderCommand & { orderType: TriggerOrderType },
+    market: Market,
     out: Output,
   ): void {
-    const market = this.markets.find(cmd.symbol)!;
-    const type = cmd.orderType;
-    const stopPrice = parseDecimal(cmd.stopPrice ?? '');
-    if (!isTriggerOrderType(type) || !stopPrice) {
+    const stopPrice = optionalMoney(cmd.stopPrice);
+    if (!stopPrice) {
       out.reply = rejection('MANDATORY_PARAM_EMPTY_OR_MALFORMED', 'stopPrice is required');
       return;
     }
-    const money = (v?: string) => (v === undefined ? undefined : parseDecimal(v));
-    const r = p.book.checkTriggerOrder(cmd.user, {
-      orderId: cmd.orderId,
-      clientOrderId: cmd.clientOrderId,
-      symbol: market.symbol,
-      side: cmd.side,
-      type,
-      quantity: money(cmd.quantity),
-      quoteOrderQty: money(cmd.quoteOrderQty),
-      price: money(cmd.price),
-      stopPrice,
-      reduceOnly: cmd.reduceOnly,
-    });
+    const r = p.book.checkTriggerOrder(cmd.user, { ...preTradeRequest(cmd), type: cmd.orderType, stopPrice });
     if (!r.ok) {
       out.reply = rejection(r.reason, r.message);
       return;
     }
     const record = newOrderRecord(cmd, r.quantity, market);
-    p.orders.set(record.orderId, record);
+    p.put(record);
     const { quoteOrderQty: _converted, ...command } = cmd;
     p.triggers.add({
       orderId: cmd.orderId,
@@ -414,7 +428,7 @@ export class RiskShard {
       stopPrice,
       seq: Number(m.offset),
       user: cmd.user,
-      command: { ...command, symbol: market.symbol, quantity: r.quantity.toFixed() },
+      command: { ...command, quantity: r.quantity.toFixed() },
     });
     out.accountEvents.push({ type: 'order', user: cmd.user, order: record });
     out.users.add(cmd.user);
@@ -424,7 +438,6 @@ export class RiskShard {
   /**
    * The mark reached a trigger: its derived LIMIT or MARKET order goes through pre-trade now (margin
    * frozen at this moment) and on to the engine under the same order id; refused, it is REJECTED.
-   * `index` orders the engine commands one mark price forwards, which the engine dedupes by.
    */
   private fireTrigger(
     p: RiskPartition,
@@ -434,49 +447,19 @@ export class RiskShard {
     time: number,
     out: Output,
   ): void {
-    const cmd = t.command;
-    const type = triggeredOrderType(t.command.orderType as Parameters<typeof triggeredOrderType>[0]);
-    const r = p.book.placeOrder(t.user, {
-      orderId: cmd.orderId,
-      clientOrderId: cmd.clientOrderId,
-      symbol: t.symbol,
-      side: cmd.side,
-      type,
-      quantity: new Money(cmd.quantity!),
-      price: type === 'LIMIT' ? parseDecimal(cmd.price ?? '') : undefined,
-      reduceOnly: cmd.reduceOnly,
-    });
-    if (!r.ok) {
-      this.closeOrder(p, t.user, cmd.orderId, 'REJECTED', time, out);
+    const { price, ...rest } = t.command;
+    const type = triggeredOrderType(rest.orderType);
+    const derived = { ...rest, orderType: type, time, ...(type === 'LIMIT' ? { price } : {}) };
+    if (!this.forwardOrder(p, m, derived, index, out).ok) {
+      this.closeOrder(p, t.user, t.orderId, 'REJECTED', time, out);
       return;
     }
-    const rec = p.orders.get(cmd.orderId);
+    const rec = p.openOrder(t.orderId);
     if (rec) {
       const fired = { ...rec, type, updateTime: Math.max(rec.updateTime, time) };
-      p.orders.set(fired.orderId, fired);
+      p.put(fired);
       out.accountEvents.push({ type: 'order', user: t.user, order: fired });
     }
-    out.engineCommands.push({
-      id: outputId(m.topic, m.partition, m.offset, index),
-      v: 1,
-      time,
-      type: 'order.place',
-      orderId: cmd.orderId,
-      clientOrderId: cmd.clientOrderId,
-      user: t.user,
-      symbol: t.symbol,
-      side: cmd.side,
-      orderType: type,
-      timeInForce: cmd.timeInForce,
-      quantity: r.quantity.toFixed(),
-      ...(type === 'LIMIT' && cmd.price !== undefined ? { price: cmd.price } : {}),
-      reduceOnly: cmd.reduceOnly,
-      workingType: cmd.workingType,
-      priceProtect: cmd.priceProtect,
-      selfTradePreventionMode: cmd.selfTradePreventionMode,
-      frozenMargin: r.frozenMargin.toFixed(),
-      origin: { partition: m.partition, offset: m.offset, index },
-    });
     this.balanceEvent(p, t.user, out);
   }
 
@@ -580,11 +563,11 @@ export class RiskShard {
         );
         return;
       case 'order.amended': {
-        const rec = p.orders.get(event.orderId);
+        const rec = p.openOrder(event.orderId);
         const market = this.markets.find(event.symbol);
         if (!rec || !market) return;
         const next = recordAmended(rec, event.price, event.quantity, event.time, market);
-        p.orders.set(next.orderId, next);
+        p.put(next);
         out.accountEvents.push({ type: 'order', user: next.user, order: next });
         out.users.add(next.user);
         return;
@@ -607,7 +590,7 @@ export class RiskShard {
     out: Output,
   ): OrderRecord | undefined {
     p.book.releaseOrder(user, orderId);
-    const rec = p.orders.get(orderId);
+    const rec = p.openOrder(orderId);
     let closed: OrderRecord | undefined;
     if (rec && isOpen(rec)) {
       closed = recordClosed(rec, status, time);
@@ -672,10 +655,10 @@ export class RiskShard {
         tradeId: income.tradeId,
         info: income.info,
       });
-    const rec = p.orders.get(side.orderId);
+    const rec = p.openOrder(side.orderId);
     if (rec) {
       const next = recordFill(rec, trade.price, trade.qty, trade.time, market);
-      if (isOpen(next)) p.orders.set(next.orderId, next);
+      if (isOpen(next)) p.put(next);
       else {
         p.close(next);
         out.closed.push(next);
