@@ -55,6 +55,8 @@ describe('FAPI order entry: order/test, leverage, modify, batchOrders, allOpenOr
       [limit('40000', 'abc'), -1100],
       [limit('40000.05'), -1013],
       [limit('40000', '0.01', { newClientOrderId: 'bad id!' }), -1100],
+      [limit('-40000'), -2010],
+      [limit('40000', '0.0001'), -1013],
     ];
     for (const [params, code] of rows)
       expect(await call('order/test', 'POST', params)).toMatchObject(refused(code));

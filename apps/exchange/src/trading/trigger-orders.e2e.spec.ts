@@ -90,7 +90,14 @@ describe('FAPI trigger orders (STOP, STOP_MARKET, TAKE_PROFIT, TAKE_PROFIT_MARKE
       { side: 'SELL', type: 'TAKE_PROFIT', stopPrice: '49000', price: '49000', quantity: '0.01' },
       { side: 'BUY', type: 'STOP_LIMIT', stopPrice: '49990', price: '50000', quantity: '0.01' },
     ];
-    for (const params of rows) expect(await order(t, params)).toMatchObject(refused(-2021));
+    for (const params of rows) {
+      expect(await order(t, params)).toMatchObject(refused(-2021));
+      const test = await signed(ex.url, '/fapi/v1/order/test', t.key, {
+        method: 'POST',
+        params: { symbol: BTC, ...params },
+      });
+      expect(test).toMatchObject(refused(-2021));
+    }
     expect(await order(t, { side: 'BUY', type: 'STOP', price: '51000', quantity: '0.01' })).toMatchObject(
       refused(-1102),
     );

@@ -1,27 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { Controller, Delete, HttpCode, Inject, Post, Put } from '@nestjs/common';
-import { HOT_STORE, type HotStore } from '@perp/cache';
+import { Controller, Delete, HttpCode, Post, Put } from '@nestjs/common';
 import {
   FapiError,
   type FapiErrorName,
-  HOT_KEYS,
   type OrderRecord,
   parseNewOrder,
   type RawParams,
   required,
   scalar,
 } from '@perp/contracts';
-import {
-  Account,
-  checkOrderShape,
-  checkTriggerOrder,
-  isTriggerOrderType,
-  MarketRegistry,
-  Money,
-  parseDecimal,
-} from '@perp/domain';
+import { checkOrderShape, checkTriggerOrder, isTriggerOrderType, MarketRegistry, Money } from '@perp/domain';
 import { Caller, type FapiCaller, FapiParams, Signed } from '../../access';
 import { fapiMarket } from '../../markets/market-lookup';
+import { AccountReader } from '../account/account-reader';
 import { fapiOrder, fapiResult } from '../../risk/fapi-outcome';
 import { RiskClient } from '../../risk/risk-client';
 import { batchOrderCount } from '../../rate-limits/rate-limit-rules';
@@ -48,7 +39,7 @@ export class FapiOrdersController {
   constructor(
     private readonly risk: RiskClient,
     private readonly markets: MarketRegistry,
-    @Inject(HOT_STORE) private readonly hot: HotStore,
+    private readonly reader: AccountReader,
   ) {}
 
   @Post('order')
@@ -69,14 +60,13 @@ export class FapiOrdersController {
     const req = parseNewOrder(params);
     const market = fapiMarket(this.markets, req.symbol);
     newOrderCommand(req, market, caller.address, randomUUID());
-    // The rules that need no account state: reference price, lot, notional, trigger (-2021).
-    const markPrice = parseDecimal((await this.hot.hget(HOT_KEYS.price(market.symbol), 'markPrice')) ?? '');
-    const marks = (s: string) => (s === market.symbol ? markPrice : undefined);
+    // The rules that need no margin: reference price, lot, notional, client id, trigger (-2021).
+    const { account, marks } = await this.reader.snapshot(caller.address, [market.symbol]);
+    const markPrices = (symbol: string) => marks.get(symbol);
     const shape = { ...req, orderId: '', stopPrice: req.stopPrice ?? new Money(0) };
-    const account = new Account(caller.address);
     const r = isTriggerOrderType(req.type)
-      ? checkTriggerOrder(account, market, { ...shape, type: req.type }, marks)
-      : checkOrderShape(account, market, shape, marks);
+      ? checkTriggerOrder(account, market, { ...shape, type: req.type }, markPrices)
+      : checkOrderShape(account, market, shape, markPrices);
     if (!r.ok) throw new FapiError(r.reason as FapiErrorName, r.message);
     return {};
   }
