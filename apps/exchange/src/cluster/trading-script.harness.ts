@@ -1,6 +1,6 @@
 import { Wallet } from 'ethers';
 import { json, type HttpResponse, signed } from '../../../gateway/src/access/access.harness';
-import { newTrader, type Trader } from '../trading/trading.harness';
+import { deposit, newTrader, type Trader } from '../trading/trading.harness';
 
 export type ScriptTrader = Trader;
 
@@ -104,13 +104,5 @@ export async function runStep(
 }
 
 export async function fund(url: string, adminToken: string, traders: ScriptTrader[]): Promise<void> {
-  for (const t of traders) {
-    const r = await json(
-      `${url}/admin/v1/deposits`,
-      'POST',
-      { address: t.address, asset: 'USDT', amount: SCRIPT_DEPOSIT },
-      adminToken,
-    );
-    if (r.status !== 200) throw new Error(`deposit: ${r.status} ${r.text}`);
-  }
+  for (const t of traders) await deposit(url, adminToken, t.address, SCRIPT_DEPOSIT);
 }

@@ -14,7 +14,7 @@ import {
   signed,
   type SignedOptions,
 } from '../../../gateway/src/access/access.harness';
-import { adminRequest, newTrader, type Trader } from './trading.harness';
+import { adminRequest, deposit, newTrader, type Trader } from './trading.harness';
 
 const BTC = 'BTCUSDT';
 const ORDERS_PER_10S = 60;
@@ -55,18 +55,9 @@ describe('FAPI error tables, row by row', () => {
     token = await login(ex.url, wallet);
     t = { address: wallet.address.toLowerCase(), key: await createKey(ex.url, token) };
     [maker, poor, hammer] = [await newTrader(ex.url), await newTrader(ex.url), await newTrader(ex.url)];
-    for (const [who, amount] of [
-      [t, '10000'],
-      [maker, '10000'],
-      [poor, '10'],
-    ] as const) {
-      const r = await adminRequest(ex.url, ex.adminToken, '/deposits', 'POST', {
-        address: who.address,
-        asset: 'USDT',
-        amount,
-      });
-      expect(r.status).toBe(200);
-    }
+    await deposit(ex.url, ex.adminToken, t.address, '10000');
+    await deposit(ex.url, ex.adminToken, maker.address, '10000');
+    await deposit(ex.url, ex.adminToken, poor.address, '10');
     expect(
       (await adminRequest(ex.url, ex.adminToken, `/prices/${BTC}`, 'POST', { indexPrice: '50000' })).status,
     ).toBe(200);

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { type InProcessExchange, startInProcessExchange } from '@perp/testing';
 import { http, type HttpResponse, signed } from '../../../gateway/src/access/access.harness';
-import { adminRequest, newTrader, type Trader } from './trading.harness';
+import { deposit, newTrader, type Trader } from './trading.harness';
 
 const BTC = 'BTCUSDT';
 
@@ -148,12 +148,7 @@ describe('FAPI malformed input', () => {
       RATE_LIMIT_ORDERS_PER_MIN: '1000000',
     });
     t = await newTrader(ex.url);
-    const dep = await adminRequest(ex.url, ex.adminToken, '/deposits', 'POST', {
-      address: t.address,
-      asset: 'USDT',
-      amount: '1000',
-    });
-    expect(dep.status).toBe(200);
+    await deposit(ex.url, ex.adminToken, t.address, '1000');
   });
 
   afterAll(async () => {

@@ -47,3 +47,14 @@ export function adminRequest(
 ): Promise<HttpResponse> {
   return json(`${url}/admin/v1${path}`, method, body, adminToken);
 }
+
+/** Credits `amount` USDT to `address` as the operator; throws unless it is accepted. */
+export async function deposit(
+  url: string,
+  adminToken: string,
+  address: string,
+  amount: string,
+): Promise<void> {
+  const r = await adminRequest(url, adminToken, '/deposits', 'POST', { address, asset: 'USDT', amount });
+  if (r.status !== 200) throw new Error(`deposit: ${r.status} ${r.text}`);
+}

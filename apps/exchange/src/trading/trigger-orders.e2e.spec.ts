@@ -1,6 +1,6 @@
 import { type InProcessExchange, startInProcessExchange } from '@perp/testing';
 import { signed } from '../../../gateway/src/access/access.harness';
-import { adminRequest, eventually, newTrader, type Trader } from './trading.harness';
+import { adminRequest, deposit, eventually, newTrader, type Trader } from './trading.harness';
 
 const BTC = 'BTCUSDT';
 
@@ -44,16 +44,7 @@ describe('FAPI trigger orders (STOP, STOP_MARKET, TAKE_PROFIT, TAKE_PROFIT_MARKE
   beforeAll(async () => {
     ex = await startInProcessExchange();
     [maker, t] = [await newTrader(ex.url), await newTrader(ex.url)];
-    for (const who of [maker, t])
-      expect(
-        (
-          await adminRequest(ex.url, ex.adminToken, '/deposits', 'POST', {
-            address: who.address,
-            asset: 'USDT',
-            amount: '10000',
-          })
-        ).status,
-      ).toBe(200);
+    for (const who of [maker, t]) await deposit(ex.url, ex.adminToken, who.address, '10000');
     await mark('50000');
   });
 
