@@ -35,6 +35,12 @@ export interface BusMessage<T = unknown> {
 export type PublishResult = TopicPartitionOffset;
 
 export type MessageHandler<T = unknown> = (message: BusMessage<T>) => void | Promise<void>;
+/**
+ * A batched turn: consecutive messages of one partition, in offset order (at least one). A handler
+ * that throws gets the same batch again after a backoff (from its first message), so it must apply
+ * idempotently by offset; after it succeeds the partition continues after the batch's last message.
+ */
+export type BatchHandler<T = unknown> = (messages: readonly BusMessage<T>[]) => void | Promise<void>;
 /** Gets the member's subscription too: `subscription.seek` in onAssigned replays from a snapshot. */
 export type PartitionsListener = (
   partitions: TopicPartition[],
@@ -50,7 +56,15 @@ export interface SubscribeOptions<T = unknown> {
    * (or rejects) gets the same message again after a backoff, and nothing after it in that partition
    * is delivered until it succeeds: a failing message is never skipped.
    */
-  handler: MessageHandler<T>;
+  handler?: MessageHandler<T>;
+  /**
+   * Instead of `handler` (exactly one of the two): every message waiting on a partition, up to
+   * `maxBatch`, in one call. Stages use it to apply a turn's inputs and publish all their outputs
+   * with one durable write and one commit (group commit).
+   */
+  batchHandler?: BatchHandler<T>;
+  /** Most messages in one `batchHandler` call (default 1000). */
+  maxBatch?: number;
   /** Partitions this member gained. Runs before any of their messages; `seek` here to replay from a snapshot. */
   onAssigned?: PartitionsListener;
   /** Partitions this member lost (rebalance, close). No message of them is delivered afterwards. */
@@ -123,6 +137,23 @@ export class BusClosedError extends Error {
   constructor() {
     super('the bus is not connected');
   }
+}
+
+export const DEFAULT_MAX_BATCH = 1000;
+
+/** Checks that exactly one of `handler` and `batchHandler` is given; returns the batch size limit. */
+export function checkHandlers(options: SubscribeOptions<unknown>): number {
+  if (!options.handler === !options.batchHandler)
+    throw new Error(`subscribe ${options.groupId}: give exactly one of handler and batchHandler`);
+  const max = options.maxBatch ?? DEFAULT_MAX_BATCH;
+  if (!Number.isSafeInteger(max) || max < 1) throw new RangeError(`subscribe: maxBatch ${max} must be >= 1`);
+  return max;
+}
+
+/** The commit position after a batch: its last message's next offset. */
+export function afterBatch(messages: readonly BusMessage[]): TopicPartitionOffset {
+  const last = messages[messages.length - 1]!;
+  return { topic: last.topic, partition: last.partition, offset: nextOffset(last.offset) };
 }
 
 /** The offset after `offset` (what to commit once `offset` is processed). */

@@ -48,6 +48,24 @@ export function describeHotStoreConformance(name: string, factory: HotStoreFacto
         expect(await store.get('s:a')).toBeUndefined();
       });
 
+      it('sets many keys at once, later entries of a key winning, with per-entry TTLs', async () => {
+        await store.set('m:old', 'before', { ttlMs: 60 });
+        await store.setMany([
+          { key: 'm:a', value: '1' },
+          { key: 'm:b', value: '2', ttlMs: 60 },
+          { key: 'm:a', value: '3' },
+          { key: 'm:old', value: 'after' },
+        ]);
+        await store.setMany([]);
+        expect(await store.get('m:a')).toBe('3');
+        expect(await store.get('m:b')).toBe('2');
+        await sleep(200);
+        expect(await store.get('m:b')).toBeUndefined();
+        expect(await store.get('m:old')).toBe('after');
+        await expect(store.setMany([{ key: 'm:bad', value: 'x', ttlMs: 0 }])).rejects.toThrow();
+        expect(await store.get('m:bad')).toBeUndefined();
+      });
+
       it('expires a key after its TTL, and set without TTL removes the TTL', async () => {
         await store.set('s:ttl', 'x', { ttlMs: 60 });
         await store.set('s:long', 'x', { ttlMs: 60_000 });

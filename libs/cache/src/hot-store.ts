@@ -16,6 +16,11 @@
 export interface HotStore {
   get(key: string): Promise<string | undefined>;
   set(key: string, value: string, options?: { ttlMs?: number }): Promise<void>;
+  /**
+   * Sets several keys in one round trip (Redis: one pipeline), in order, so a later entry of the same
+   * key wins. Not atomic across keys: for a stage's writes of one turn.
+   */
+  setMany(entries: readonly HotEntry[]): Promise<void>;
   /** Sets only when the key does not exist (a lock, a dedup marker); true when it was set. */
   setIfAbsent(key: string, value: string, options?: { ttlMs?: number }): Promise<boolean>;
   /** Deletes keys of any kind; returns how many existed. */
@@ -64,6 +69,12 @@ export interface HotStore {
   ping(): Promise<boolean>;
   /** Releases connections and timers; the store is unusable afterwards. */
   close(): Promise<void>;
+}
+
+export interface HotEntry {
+  key: string;
+  value: string;
+  ttlMs?: number;
 }
 
 export interface WindowCount {

@@ -5,6 +5,7 @@ import {
   assertDecimal,
   assertTtl,
   type ErrorReporter,
+  type HotEntry,
   type HotStore,
   type MessageHandler,
   type Unsubscribe,
@@ -56,6 +57,12 @@ export class MemoryHotStore implements HotStore {
   async set(key: string, value: string, options: { ttlMs?: number } = {}): Promise<void> {
     if (options.ttlMs !== undefined) assertTtl(options.ttlMs);
     this.entries.set(key, { kind: 'string', value, expiresAt: this.expiry(options.ttlMs) });
+  }
+
+  async setMany(entries: readonly HotEntry[]): Promise<void> {
+    for (const e of entries) if (e.ttlMs !== undefined) assertTtl(e.ttlMs);
+    for (const e of entries)
+      this.entries.set(e.key, { kind: 'string', value: e.value, expiresAt: this.expiry(e.ttlMs) });
   }
 
   async setIfAbsent(key: string, value: string, options: { ttlMs?: number } = {}): Promise<boolean> {

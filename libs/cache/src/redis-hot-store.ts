@@ -6,6 +6,7 @@ import {
   assertDecimal,
   assertTtl,
   type ErrorReporter,
+  type HotEntry,
   type HotStore,
   type MessageHandler,
   type Unsubscribe,
@@ -71,6 +72,18 @@ export class RedisHotStore implements HotStore {
       assertTtl(options.ttlMs);
       await this.client.set(this.k(key), value, 'PX', options.ttlMs);
     }
+  }
+
+  async setMany(entries: readonly HotEntry[]): Promise<void> {
+    if (!entries.length) return;
+    for (const e of entries) if (e.ttlMs !== undefined) assertTtl(e.ttlMs);
+    const pipeline = this.client.pipeline();
+    for (const e of entries)
+      if (e.ttlMs === undefined) pipeline.set(this.k(e.key), e.value);
+      else pipeline.set(this.k(e.key), e.value, 'PX', e.ttlMs);
+    const results = (await pipeline.exec()) ?? [];
+    const failed = results.find(([err]) => err);
+    if (failed) throw failed[0];
   }
 
   async setIfAbsent(key: string, value: string, options: { ttlMs?: number } = {}): Promise<boolean> {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   type Admin,
   type Consumer,
+  type EachBatchPayload,
   type EachMessagePayload,
   type IHeaders,
   Kafka,
@@ -14,6 +15,7 @@ import {
 import {
   Bus,
   BusClosedError,
+  checkHandlers,
   type BusConfig,
   type BusHeaders,
   type BusLogger,
@@ -374,8 +376,9 @@ class KafkaSubscription implements Subscription {
   private readonly consumer: Consumer;
   private readonly parts = new Map<string, PartitionState>();
   private readonly resumeTimers = new Map<string, NodeJS.Timeout>();
+  private readonly maxBatch: number;
   private assigning: Promise<void> = Promise.resolve();
-  private inflight: Promise<void> = Promise.resolve();
+  private inflight: Promise<unknown> = Promise.resolve();
   private generations = 0;
   private latest?: Map<string, string>;
   private closed = false;
@@ -390,6 +393,7 @@ class KafkaSubscription implements Subscription {
     private readonly logger: BusLogger,
   ) {
     this.groupId = options.groupId;
+    this.maxBatch = checkHandlers(options);
     const t = config.consumer ?? {};
     this.consumer = kafka.consumer({
       groupId: options.groupId,
@@ -446,7 +450,9 @@ class KafkaSubscription implements Subscription {
       await this.consumer.run({
         autoCommit: false,
         partitionsConsumedConcurrently: this.config.consumer?.concurrency ?? 1,
-        eachMessage: (p) => this.onMessage(p),
+        ...(this.options.batchHandler
+          ? { eachBatch: (p: EachBatchPayload) => this.onBatch(p) }
+          : { eachMessage: (p: EachMessagePayload) => this.onMessage(p) }),
       });
       await joined;
     } finally {
@@ -561,27 +567,53 @@ class KafkaSubscription implements Subscription {
     await run;
   }
 
+  /** Batched turns: the fetched batch, from the partition's position, in chunks of `maxBatch`. */
+  private async onBatch({ batch }: EachBatchPayload): Promise<void> {
+    const { topic, partition } = batch;
+    const key = tpKey(topic, partition);
+    const before = this.parts.get(key);
+    const epoch = before?.epoch ?? 0;
+    await this.assigning;
+    const st = this.parts.get(key);
+    if (this.closed || !st || (before && before !== st) || st.epoch !== epoch) return;
+    const from = st.position;
+    const fresh =
+      from === undefined ? batch.messages : batch.messages.filter((m) => BigInt(m.offset) >= from);
+    for (let i = 0; i < fresh.length; i += this.maxBatch) {
+      const chunk = fresh.slice(i, i + this.maxBatch);
+      const last = BigInt(chunk[chunk.length - 1]!.offset);
+      const run = this.deliver(topic, partition, chunk, st, last, epoch);
+      this.inflight = run;
+      if (!(await run) || this.closed || st.epoch !== epoch) return;
+    }
+  }
+
+  /** Hands `messages` (one, or a batch) to the handler; on failure seeks back to the first of them. */
   private async deliver(
     topic: string,
     partition: number,
-    message: EachMessagePayload['message'],
+    messages: EachMessagePayload['message'] | readonly EachMessagePayload['message'][],
     st: PartitionState,
     offset: bigint,
     epoch: number,
-  ): Promise<void> {
+  ): Promise<boolean> {
+    const decode = (message: EachMessagePayload['message']): BusMessage => ({
+      topic,
+      partition,
+      offset: message.offset,
+      key: message.key?.toString('utf8') ?? '',
+      value: message.value ? JSON.parse(message.value.toString('utf8')) : null,
+      headers: decodeHeaders(message.headers),
+      timestamp: Number(message.timestamp),
+    });
+    const list = Array.isArray(messages) ? messages : undefined;
+    const message = list ? list[0]! : (messages as EachMessagePayload['message']);
     try {
-      await this.options.handler({
-        topic,
-        partition,
-        offset: message.offset,
-        key: message.key?.toString('utf8') ?? '',
-        value: message.value ? JSON.parse(message.value.toString('utf8')) : null,
-        headers: decodeHeaders(message.headers),
-        timestamp: Number(message.timestamp),
-      });
+      if (list) await this.options.batchHandler!(list.map(decode));
+      else await this.options.handler!(decode(message));
     } catch (e) {
-      if (this.closed || st.epoch !== epoch) return;
-      // Redeliver this message after a backoff: pause the partition and seek back to it.
+      if (this.closed || st.epoch !== epoch) return false;
+      // Redeliver from this message after a backoff: pause the partition and seek back to it.
       st.attempt++;
       const delay = retryDelay(st.attempt, this.config.retry);
       this.logger.warn(
@@ -597,10 +629,11 @@ class KafkaSubscription implements Subscription {
           if (!this.closed) this.consumer.resume([{ topic, partitions: [partition] }]);
         }, delay),
       );
-      return;
+      return false;
     }
     st.attempt = 0;
     if (st.epoch === epoch) st.position = offset + 1n;
+    return true;
   }
 
   private async notify(listener: PartitionsListener | undefined, tps: TopicPartition[], name: string) {

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import {
+  type BatchHandler,
   Bus,
   BusClosedError,
+  checkHandlers,
   type BusConfig,
   type BusHeaders,
   type BusLogger,
@@ -81,7 +83,7 @@ class TopicLog {
   }
 }
 
-/** One member's reader of one partition: delivers in order, one message at a time, retrying failures. */
+/** One member's reader of one partition: delivers in order, a message or a batch at a time, retrying failures. */
 class Cursor {
   epoch = 0;
   private running = false;
@@ -139,7 +141,7 @@ class Cursor {
     this.running = true;
     const log = this.log;
     const messages = log.messages;
-    const handler = this.member.handler;
+    const { handler, batchHandler } = this.member;
     let streak = 0;
     try {
       while (!this.stopped) {
@@ -151,10 +153,10 @@ class Cursor {
           }
           break;
         }
-        const message = messages[pos]!;
         const epoch = this.epoch;
+        const end = batchHandler ? Math.min(messages.length, pos + this.member.maxBatch) : pos + 1;
         try {
-          const r = handler(message);
+          const r = batchHandler ? batchHandler(messages.slice(pos, end)) : handler!(messages[pos]!);
           if (r !== undefined) await r;
         } catch (e) {
           this.attempt++;
@@ -166,8 +168,9 @@ class Cursor {
           continue;
         }
         this.attempt = 0;
-        if (epoch === this.epoch) this.position = pos + 1;
-        if (++streak === YIELD_EVERY) {
+        if (epoch === this.epoch) this.position = end;
+        streak += end - pos;
+        if (streak >= YIELD_EVERY) {
           streak = 0;
           await new Promise<void>((resolve) => setImmediate(resolve));
         }
@@ -189,7 +192,9 @@ class Cursor {
 class MemberSubscription implements Subscription {
   readonly groupId: string;
   readonly topics: readonly string[];
-  readonly handler: MessageHandler;
+  readonly handler?: MessageHandler;
+  readonly batchHandler?: BatchHandler;
+  readonly maxBatch: number;
   readonly retry: BusConfig['retry'];
   readonly cursors = new Map<string, Cursor>();
   closed = false;
@@ -203,6 +208,8 @@ class MemberSubscription implements Subscription {
     this.groupId = options.groupId;
     this.topics = [...options.topics];
     this.handler = options.handler;
+    this.batchHandler = options.batchHandler;
+    this.maxBatch = checkHandlers(options);
     this.retry = bus.retry;
   }
 

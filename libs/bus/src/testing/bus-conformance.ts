@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  afterBatch,
   type Bus,
   type BusMessage,
   BusTimeoutError,
@@ -378,6 +379,94 @@ export function busConformance(t: ConformanceTarget): void {
       expect(attempts.get(3)).toBe(3);
       expect(attempts.get(6)).toBe(2);
       expect(attempts.get(4)).toBe(1);
+    },
+    timeout(),
+  );
+
+  it(
+    'hands a batch handler every waiting message of a partition in order, at most maxBatch at once',
+    async () => {
+      const { bus, topic } = await setup('turns');
+      // Published together: one journal write or one produce request (one record batch).
+      const sent = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => bus.publish(topic.turns, 'one-key', { i })),
+      );
+      const batches: BusMessage<{ i: number }>[][] = [];
+      const sub = await bus.subscribe<{ i: number }>({
+        groupId: group(),
+        topics: [topic.turns],
+        maxBatch: 8,
+        batchHandler: (ms) => void batches.push([...ms]),
+      });
+      await eventually('30 messages', () => batches.flat().length >= 30);
+      await sub.commit(afterBatch(batches[batches.length - 1]!));
+      expect(batches.flat().map((m) => m.value.i)).toEqual([...Array(30).keys()]);
+      expect(batches.flat().map((m) => m.offset)).toEqual(sent.map((r) => r.offset));
+      // Everything was waiting when the member joined: it came in a few full turns, not one by one.
+      expect(batches.every((b) => b.length >= 1 && b.length <= 8)).toBe(true);
+      expect(batches.length).toBeLessThan(30);
+      for (const b of batches) expect(new Set(b.map((m) => m.partition)).size).toBe(1);
+
+      // The next member of the group continues after the last committed batch.
+      await sub.close();
+      for (let i = 30; i < 33; i++) await bus.publish(topic.turns, 'one-key', { i });
+      const later: number[] = [];
+      await bus.subscribe<{ i: number }>({
+        groupId: sub.groupId,
+        topics: [topic.turns],
+        batchHandler: (ms) => void later.push(...ms.map((m) => m.value.i)),
+      });
+      await eventually('the three new messages', () => later.length >= 3);
+      expect(later).toEqual([30, 31, 32]);
+    },
+    timeout(),
+  );
+
+  it(
+    'redelivers a whole batch whose handler throws, from its first message',
+    async () => {
+      const { bus, topic } = await setup('fragileturns');
+      for (let i = 0; i < 12; i++) await bus.publish(topic.fragileturns, 'one-key', { i });
+      let failures = 0;
+      const seen: number[][] = [];
+      const applied: number[] = [];
+      await bus.subscribe<{ i: number }>({
+        groupId: group(),
+        topics: [topic.fragileturns],
+        maxBatch: 5,
+        batchHandler: async (ms) => {
+          const values = ms.map((m) => m.value.i);
+          seen.push(values);
+          if (values.includes(7) && failures++ < 2) throw new Error('transient failure');
+          applied.push(...values);
+        },
+      });
+      await eventually('all 12 applied', () => applied.length >= 12);
+      expect(applied).toEqual([...Array(12).keys()]);
+      expect(failures).toBe(3);
+      const failing = seen.filter((b) => b.includes(7));
+      expect(failing).toHaveLength(3);
+      // A retried batch starts where the failed one started.
+      expect(new Set(failing.map((b) => b[0])).size).toBe(1);
+    },
+    timeout(),
+  );
+
+  it(
+    'refuses a subscription with both or neither of handler and batchHandler',
+    async () => {
+      const { bus, topic } = await setup('either');
+      await expect(bus.subscribe({ groupId: group(), topics: [topic.either] })).rejects.toThrow(
+        /exactly one of handler and batchHandler/,
+      );
+      await expect(
+        bus.subscribe({
+          groupId: group(),
+          topics: [topic.either],
+          handler: () => {},
+          batchHandler: () => {},
+        }),
+      ).rejects.toThrow(/exactly one/);
     },
     timeout(),
   );
