@@ -6,14 +6,14 @@ import {
   type OnModuleDestroy,
   Optional,
 } from '@nestjs/common';
-import { Bus, type BusMessage, nextOffset, type Subscription } from '@perp/bus';
+import { afterBatch, Bus, type BusMessage, type Subscription } from '@perp/bus';
 import { HOT_STORE, type HotStore } from '@perp/cache';
 import { MessageValidationError, parseMessage, TOPICS } from '@perp/contracts';
 import { type Chain, MarketRegistry } from '@perp/domain';
 import { MarketsProjection, snapshotPolicyFromEnv } from '@perp/infrastructure';
 import { EngineSnapshotRepository } from '@perp/persistence';
 import { CHAIN } from '@perp/runtime';
-import { RiskShard } from './shard/risk-shard';
+import { type RiskInput, RiskShard } from './shard/risk-shard';
 
 export const RISK_GROUP = 'risk';
 
@@ -40,7 +40,7 @@ export class RiskCommandsConsumer implements OnApplicationBootstrap, OnModuleDes
     this.subscription = await this.bus.subscribe({
       groupId: RISK_GROUP,
       topics: [TOPICS.riskCommands.name],
-      handler: (m) => this.handle(m),
+      batchHandler: (ms) => this.handleTurn(ms),
       onAssigned: (partitions, sub) => this.shard.assigned(partitions, sub),
       onRevoked: (partitions) => this.shard.revoked(partitions),
     });
@@ -51,13 +51,18 @@ export class RiskCommandsConsumer implements OnApplicationBootstrap, OnModuleDes
     this.shard.stop();
   }
 
-  private async handle(m: BusMessage): Promise<void> {
-    try {
-      await this.shard.handle(m, parseMessage('riskCommands', m.value));
-    } catch (e) {
-      if (!(e instanceof MessageValidationError)) throw e;
-      this.logger.warn(`refused malformed command ${m.topic}/${m.partition}@${m.offset}: ${e.message}`);
+  /** A batched turn: every waiting command of one partition, applied in order, one commit. */
+  private async handleTurn(messages: readonly BusMessage[]): Promise<void> {
+    const inputs: RiskInput[] = [];
+    for (const m of messages) {
+      try {
+        inputs.push({ message: m, command: parseMessage('riskCommands', m.value) });
+      } catch (e) {
+        if (!(e instanceof MessageValidationError)) throw e;
+        this.logger.warn(`refused malformed command ${m.topic}/${m.partition}@${m.offset}: ${e.message}`);
+      }
     }
-    await this.subscription?.commit({ topic: m.topic, partition: m.partition, offset: nextOffset(m.offset) });
+    await this.shard.handleTurn(messages[0]!.partition, inputs);
+    await this.subscription?.commit(afterBatch(messages));
   }
 }

@@ -1,20 +1,46 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { Bus, type BusMessage, nextOffset, type Subscription } from '@perp/bus';
+import {
+  afterBatch,
+  Bus,
+  type BusMessage,
+  nextOffset,
+  type Subscription,
+  type TopicPartition,
+} from '@perp/bus';
 import {
   type AccountEvent,
   deterministicUuid,
+  HISTORY_CONSUMER,
   MessageValidationError,
   parseMessage,
   TOPICS,
 } from '@perp/contracts';
-import { IncomeRepository, OrderRepository, TradeRepository, userIdForAddress } from '@perp/persistence';
+import {
+  type IncomeEntity,
+  IncomeRepository,
+  OrderRepository,
+  type OrderRow,
+  ProcessedOffsetRepository,
+  type TradeEntity,
+  TradeRepository,
+  userIdForAddress,
+} from '@perp/persistence';
 
-export const HISTORY_GROUP = 'history-projector';
+export const HISTORY_GROUP = HISTORY_CONSUMER;
+
+/** One turn's rows: the last version of each order, every trade side and income row. */
+interface HistoryRows {
+  orders: Map<string, OrderRow>;
+  trades: TradeEntity[];
+  income: IncomeEntity[];
+}
 
 /**
- * Account history into Postgres: order rows (the whole record after each change), trade sides and
- * income. Every write is idempotent (upsert by id, insert-or-ignore by derived id), so a replay of
- * the account-event log after a crash changes nothing.
+ * Account history into Postgres, behind the log: each batched turn of an account-event partition
+ * becomes one transaction of multi-row writes (orders upserted by id, trades and income inserted
+ * or ignored by derived id) that also advances the projector's mark in `processed_offsets`. The
+ * mark is where a new owner resumes (a replay changes nothing) and what the gateway waits on for
+ * read-your-writes (`HistoryFreshness`).
  */
 @Injectable()
 export class HistoryProjector implements OnApplicationBootstrap, OnModuleDestroy {
@@ -23,16 +49,15 @@ export class HistoryProjector implements OnApplicationBootstrap, OnModuleDestroy
 
   constructor(
     private readonly bus: Bus,
-    private readonly orders: OrderRepository,
-    private readonly trades: TradeRepository,
-    private readonly income: IncomeRepository,
+    private readonly marks: ProcessedOffsetRepository,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     this.subscription = await this.bus.subscribe({
       groupId: HISTORY_GROUP,
       topics: [TOPICS.accountEvents.name],
-      handler: (m) => this.handle(m),
+      batchHandler: (ms) => this.handleTurn(ms),
+      onAssigned: (tps, sub) => this.resume(tps, sub),
     });
   }
 
@@ -40,85 +65,100 @@ export class HistoryProjector implements OnApplicationBootstrap, OnModuleDestroy
     await this.subscription?.close();
   }
 
-  private async handle(m: BusMessage): Promise<void> {
-    let event: AccountEvent | undefined;
-    try {
-      event = parseMessage('accountEvents', m.value);
-    } catch (e) {
-      if (!(e instanceof MessageValidationError)) throw e;
-      this.logger.warn(`skipped malformed ${m.topic}/${m.partition}@${m.offset}: ${e.message}`);
+  /** Continues each partition after its mark in Postgres, whatever the bus committed. */
+  private async resume(tps: TopicPartition[], sub: Subscription): Promise<void> {
+    for (const tp of tps) {
+      const mark = await this.marks.get(HISTORY_CONSUMER, tp.topic, tp.partition);
+      if (mark !== undefined && BigInt(mark) >= 0n) sub.seek({ ...tp, offset: nextOffset(mark) });
     }
-    if (event) await this.project(event);
-    await this.subscription?.commit({ topic: m.topic, partition: m.partition, offset: nextOffset(m.offset) });
   }
 
-  private async project(event: AccountEvent): Promise<void> {
-    switch (event.type) {
-      case 'order': {
-        const o = event.order;
-        await this.orders.upsert({
-          id: o.orderId,
-          userId: userIdForAddress(o.user),
-          symbol: o.symbol,
-          clientOrderId: o.clientOrderId,
-          side: o.side,
-          type: o.type,
-          origType: o.origType,
-          timeInForce: o.timeInForce,
-          price: o.price,
-          origQty: o.origQty,
-          executedQty: o.executedQty,
-          cumQuote: o.cumQuote,
-          avgPrice: o.avgPrice,
-          status: o.status,
-          reduceOnly: o.reduceOnly,
-          priceProtect: o.priceProtect,
-          stopPrice: o.stopPrice,
-          workingType: o.workingType,
-          positionSide: o.positionSide,
-          createdAt: o.time,
-          updatedAt: o.updateTime,
-        });
-        return;
+  /** One transaction per turn; the bus commit after it is only a hint (the mark decides). */
+  async handleTurn(messages: readonly BusMessage[]): Promise<void> {
+    const rows: HistoryRows = { orders: new Map(), trades: [], income: [] };
+    for (const m of messages) {
+      try {
+        collect(parseMessage('accountEvents', m.value), rows);
+      } catch (e) {
+        if (!(e instanceof MessageValidationError)) throw e;
+        this.logger.warn(`skipped malformed ${m.topic}/${m.partition}@${m.offset}: ${e.message}`);
       }
-      case 'trade': {
-        const t = event.trade;
-        await this.trades.insertMany([
-          {
-            id: t.tradeId,
-            orderId: t.orderId,
-            userId: userIdForAddress(t.user),
-            symbol: t.symbol,
-            side: t.side,
-            price: t.price,
-            qty: t.qty,
-            quoteQty: t.quoteQty,
-            commission: t.commission,
-            commissionAsset: t.commissionAsset,
-            realizedPnl: t.realizedPnl,
-            maker: t.maker,
-            time: t.time,
-          },
-        ]);
-        return;
-      }
-      case 'income':
-        await this.income.insertMany([
-          {
-            id: deterministicUuid(event.id),
-            userId: userIdForAddress(event.user),
-            symbol: event.symbol,
-            incomeType: event.incomeType,
-            income: event.income,
-            asset: event.asset,
-            info: event.info,
-            tradeId: event.tradeId,
-            time: event.time,
-          },
-        ]);
-        return;
-      default:
-        return;
     }
+    const last = messages[messages.length - 1]!;
+    await this.marks.applyOnce(
+      { consumer: HISTORY_CONSUMER, topic: last.topic, partition: last.partition, offset: last.offset },
+      async (manager) => {
+        if (rows.orders.size) await new OrderRepository(manager).upsertMany([...rows.orders.values()]);
+        await new TradeRepository(manager).insertMany(rows.trades);
+        await new IncomeRepository(manager).insertMany(rows.income);
+      },
+    );
+    await this.subscription?.commit(afterBatch(messages));
+  }
+}
+
+function collect(event: AccountEvent, rows: HistoryRows): void {
+  switch (event.type) {
+    case 'order': {
+      const o = event.order;
+      rows.orders.set(o.orderId, {
+        id: o.orderId,
+        userId: userIdForAddress(o.user),
+        symbol: o.symbol,
+        clientOrderId: o.clientOrderId,
+        side: o.side,
+        type: o.type,
+        origType: o.origType,
+        timeInForce: o.timeInForce,
+        price: o.price,
+        origQty: o.origQty,
+        executedQty: o.executedQty,
+        cumQuote: o.cumQuote,
+        avgPrice: o.avgPrice,
+        status: o.status,
+        reduceOnly: o.reduceOnly,
+        priceProtect: o.priceProtect,
+        stopPrice: o.stopPrice,
+        workingType: o.workingType,
+        positionSide: o.positionSide,
+        createdAt: o.time,
+        updatedAt: o.updateTime,
+      });
+      return;
+    }
+    case 'trade': {
+      const t = event.trade;
+      rows.trades.push({
+        id: t.tradeId,
+        orderId: t.orderId,
+        userId: userIdForAddress(t.user),
+        symbol: t.symbol,
+        side: t.side,
+        price: t.price,
+        qty: t.qty,
+        quoteQty: t.quoteQty,
+        commission: t.commission,
+        commissionAsset: t.commissionAsset,
+        realizedPnl: t.realizedPnl,
+        maker: t.maker,
+        time: t.time,
+      });
+      return;
+    }
+    case 'income':
+      rows.income.push({
+        id: deterministicUuid(event.id),
+        userId: userIdForAddress(event.user),
+        symbol: event.symbol,
+        incomeType: event.incomeType,
+        income: event.income,
+        asset: event.asset,
+        info: event.info,
+        tradeId: event.tradeId,
+        time: event.time,
+      });
+      return;
+    default:
+      return;
   }
 }

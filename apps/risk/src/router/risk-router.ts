@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { Bus, type BusMessage, nextOffset, type Subscription } from '@perp/bus';
+import { afterBatch, Bus, type BusMessage, type Subscription } from '@perp/bus';
 import { HOT_STORE, type HotStore } from '@perp/cache';
 import {
   type EngineEvent,
@@ -56,7 +56,7 @@ export class RiskRouter implements OnApplicationBootstrap, OnModuleDestroy {
     this.subscription = await this.bus.subscribe({
       groupId: RISK_ROUTER_GROUP,
       topics: [TOPICS.engineEvents.name, TOPICS.prices.name],
-      handler: (m) => this.handle(m),
+      batchHandler: (ms) => this.handleTurn(ms),
     });
   }
 
@@ -64,18 +64,29 @@ export class RiskRouter implements OnApplicationBootstrap, OnModuleDestroy {
     await this.subscription?.close();
   }
 
-  private async handle(m: BusMessage): Promise<void> {
-    try {
-      if (m.topic === TOPICS.engineEvents.name) await this.copyEngineEvent(m);
-      else await this.copyPrice(m);
-    } catch (e) {
-      if (!(e instanceof MessageValidationError)) throw e;
-      this.logger.warn(`skipped malformed ${m.topic}/${m.partition}@${m.offset}: ${e.message}`);
+  /**
+   * A batched turn of one partition: every copy it makes is published together (one journal write
+   * or produce request), the latest price per symbol is written once, then one commit.
+   */
+  private async handleTurn(messages: readonly BusMessage[]): Promise<void> {
+    const copies: [string, RiskCommand][] = [];
+    const marks = new Map<string, Record<string, string>>();
+    const keys = messages[0]!.topic === TOPICS.prices.name ? await this.keysForEveryPartition() : [];
+    for (const m of messages) {
+      try {
+        if (m.topic === TOPICS.engineEvents.name) this.copyEngineEvent(m, copies);
+        else this.copyPrice(m, keys, copies, marks);
+      } catch (e) {
+        if (!(e instanceof MessageValidationError)) throw e;
+        this.logger.warn(`skipped malformed ${m.topic}/${m.partition}@${m.offset}: ${e.message}`);
+      }
     }
-    await this.subscription?.commit({ topic: m.topic, partition: m.partition, offset: nextOffset(m.offset) });
+    await Promise.all(copies.map(([key, c]) => this.bus.publish(TOPICS.riskCommands.name, key, c)));
+    await Promise.all([...marks].map(([symbol, fields]) => this.hot.hset(HOT_KEYS.price(symbol), fields)));
+    await this.subscription?.commit(afterBatch(messages));
   }
 
-  private async copyEngineEvent(m: BusMessage): Promise<void> {
+  private copyEngineEvent(m: BusMessage, copies: [string, RiskCommand][]): void {
     const event = parseMessage('engineEvents', m.value);
     const origin = parseOutputId(event.id);
     if (!origin) {
@@ -83,33 +94,42 @@ export class RiskRouter implements OnApplicationBootstrap, OnModuleDestroy {
       return;
     }
     for (const [user, copy] of engineEventRecipients(event)) {
-      const message: RiskCommand = {
-        id: `${event.id}/${copy}`,
-        v: 1,
-        time: event.time,
-        type: 'engine.event',
-        source: { partition: origin.partition, offset: origin.offset, index: origin.index * 2 + copy },
-        event,
-      };
-      await this.bus.publish(TOPICS.riskCommands.name, user, message);
+      copies.push([
+        user,
+        {
+          id: `${event.id}/${copy}`,
+          v: 1,
+          time: event.time,
+          type: 'engine.event',
+          source: { partition: origin.partition, offset: origin.offset, index: origin.index * 2 + copy },
+          event,
+        },
+      ]);
     }
   }
 
-  private async copyPrice(m: BusMessage): Promise<void> {
+  private copyPrice(
+    m: BusMessage,
+    keys: readonly string[],
+    copies: [string, RiskCommand][],
+    marks: Map<string, Record<string, string>>,
+  ): void {
     const price = parseMessage('prices', m.value);
     // Until the market-data service derives the mark from the book's premium, mark = index.
-    const copy = (i: number): RiskCommand => ({
-      id: outputId(m.topic, m.partition, m.offset, i),
-      v: 1,
-      time: price.time,
-      type: 'price.mark',
-      symbol: price.symbol,
-      markPrice: price.indexPrice,
-      indexPrice: price.indexPrice,
-    });
-    const keys = await this.keysForEveryPartition();
-    for (let i = 0; i < keys.length; i++) await this.bus.publish(TOPICS.riskCommands.name, keys[i], copy(i));
-    await this.hot.hset(HOT_KEYS.price(price.symbol), {
+    for (let i = 0; i < keys.length; i++)
+      copies.push([
+        keys[i]!,
+        {
+          id: outputId(m.topic, m.partition, m.offset, i),
+          v: 1,
+          time: price.time,
+          type: 'price.mark',
+          symbol: price.symbol,
+          markPrice: price.indexPrice,
+          indexPrice: price.indexPrice,
+        },
+      ]);
+    marks.set(price.symbol, {
       markPrice: price.indexPrice,
       indexPrice: price.indexPrice,
       time: String(price.time),

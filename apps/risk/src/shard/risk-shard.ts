@@ -7,7 +7,7 @@ import {
   type Subscription,
   type TopicPartition,
 } from '@perp/bus';
-import type { HotStore } from '@perp/cache';
+import type { HotEntry, HotStore } from '@perp/cache';
 import {
   type AccountEvent,
   type AccountProjection,
@@ -45,6 +45,16 @@ import { RISK_SNAPSHOT_VERSION, RiskPartition, type WaitingTrigger } from './ris
 export type RiskShardOptions = SnapshotPolicy;
 
 type ReplyTo = { topic: string; key: string; correlationId: string };
+
+/** One input of a turn, parsed. */
+export interface RiskInput {
+  message: BusMessage;
+  command: RiskCommand;
+}
+
+interface TurnOutput extends RiskInput {
+  out: Output;
+}
 type ReplyBody = Pick<Reply, 'ok' | 'result' | 'error'>;
 
 /** What one input produces, published in this order: engine commands, account events, replies. */
@@ -153,43 +163,85 @@ export class RiskShard {
     return this.partitions.saveAll();
   }
 
-  /** Applies one risk command of an owned partition and publishes what it produced. */
-  async handle(m: BusMessage, cmd: RiskCommand): Promise<void> {
-    const state = this.partitions.getOrCreate(m.partition);
+  /** One risk command (tests): a turn of one input. */
+  handle(m: BusMessage, cmd: RiskCommand): Promise<void> {
+    return this.handleTurn(m.partition, [{ message: m, command: cmd }]);
+  }
+
+  /**
+   * A batched turn of one owned partition: applies every new input in order, then writes the turn's
+   * hot-store changes in one round trip and publishes all its outputs (engine commands, account
+   * events, replies) together, so they share one journal write or produce request. A reply is
+   * therefore never visible before the effects it reports. An input that throws ends the turn: what
+   * was applied before it is still published, and the bus redelivers from the failed input.
+   */
+  async handleTurn(partition: number, inputs: readonly RiskInput[]): Promise<void> {
+    const state = this.partitions.getOrCreate(partition);
     await state.run(async () => {
-      const offset = BigInt(m.offset);
-      if (offset <= state.lastOffset) return;
-      const out = new Output();
-      out.replyTo = replyToOf(m);
-      this.apply(state, m, cmd, out);
-      await this.publish(state, m, cmd, out);
-      await this.partitions.applied(state, offset);
+      const turn: TurnOutput[] = [];
+      let failure: unknown;
+      for (const { message: m, command: cmd } of inputs) {
+        const offset = BigInt(m.offset);
+        if (offset <= state.lastOffset) continue;
+        const out = new Output();
+        out.replyTo = replyToOf(m);
+        try {
+          this.apply(state, m, cmd, out);
+        } catch (e) {
+          failure = e;
+          break;
+        }
+        turn.push({ message: m, command: cmd, out });
+        state.lastOffset = offset;
+      }
+      if (turn.length) {
+        await this.publish(state, turn);
+        await this.partitions.appliedTurn(state, turn.length);
+      }
+      if (failure !== undefined) throw failure;
     });
   }
 
-  private async publish(p: RiskPartition, m: BusMessage, cmd: RiskCommand, out: Output): Promise<void> {
-    for (const c of out.engineCommands) await this.bus.publish(TOPICS.engineCommands.name, c.symbol, c);
-    let i = 0;
-    for (const e of out.accountEvents) {
-      const event = {
-        ...e,
-        id: outputId(m.topic, m.partition, m.offset, i++),
-        v: 1 as const,
-        time: cmd.time,
-      };
-      await this.bus.publish(TOPICS.accountEvents.name, e.user, event);
+  private async publish(p: RiskPartition, turn: readonly TurnOutput[]): Promise<void> {
+    const hot: HotEntry[] = [];
+    const users = new Map<string, number>();
+    for (const { command, out } of turn) {
+      for (const r of out.closed)
+        hot.push({
+          key: HOT_KEYS.closedOrder(r.orderId),
+          value: JSON.stringify(r),
+          ttlMs: CLOSED_ORDER_TTL_MS,
+        });
+      for (const user of out.users) users.set(user, command.time);
     }
-    for (const r of out.closed)
-      await this.hot.set(HOT_KEYS.closedOrder(r.orderId), JSON.stringify(r), { ttlMs: CLOSED_ORDER_TTL_MS });
-    for (const user of out.users) await this.writeAccount(p, user, cmd.time);
-    if (out.reply && out.replyTo) {
-      const { topic, key, correlationId } = out.replyTo;
-      const reply: Reply = { correlationId, time: Date.now(), ...out.reply };
-      await this.bus.publish(topic, key, reply, { [HEADER_CORRELATION_ID]: correlationId });
+    for (const [user, time] of users) hot.push(this.accountEntry(p, user, time));
+    // Read-your-writes: the projection is in the hot store before any reply of the turn leaves.
+    await this.hot.setMany(hot);
+    const sends: Promise<unknown>[] = [];
+    const publish = (topic: string, key: string, value: unknown, headers?: Record<string, string>) =>
+      sends.push(this.bus.publish(topic, key, value, headers));
+    for (const { message: m, command: cmd, out } of turn) {
+      for (const c of out.engineCommands) publish(TOPICS.engineCommands.name, c.symbol, c);
+      let i = 0;
+      for (const e of out.accountEvents) {
+        const event = {
+          ...e,
+          id: outputId(m.topic, m.partition, m.offset, i++),
+          v: 1 as const,
+          time: cmd.time,
+        };
+        publish(TOPICS.accountEvents.name, e.user, event);
+      }
+      if (out.reply && out.replyTo) {
+        const { topic, key, correlationId } = out.replyTo;
+        const reply: Reply = { correlationId, time: cmd.time, ...out.reply };
+        publish(topic, key, reply, { [HEADER_CORRELATION_ID]: correlationId });
+      }
     }
+    await Promise.all(sends);
   }
 
-  private async writeAccount(p: RiskPartition, user: string, time: number): Promise<void> {
+  private accountEntry(p: RiskPartition, user: string, time: number): HotEntry {
     const projection: AccountProjection = {
       v: 1,
       user,
@@ -197,7 +249,7 @@ export class RiskShard {
       state: p.book.account(user).toState() as unknown as Record<string, unknown>,
       orders: p.openOrdersOf(user),
     };
-    await this.hot.set(HOT_KEYS.account(user), JSON.stringify(projection));
+    return { key: HOT_KEYS.account(user), value: JSON.stringify(projection) };
   }
 
   private apply(p: RiskPartition, m: BusMessage, cmd: RiskCommand, out: Output): void {

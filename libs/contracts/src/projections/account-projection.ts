@@ -15,6 +15,12 @@ export const HOT_KEYS = {
   price: (symbol: string) => `price:${symbol}`,
 } as const;
 
+/**
+ * The history projector's consumer group and its name in `processed_offsets`: its mark per
+ * account-event partition is what readers of history wait on (read-your-writes).
+ */
+export const HISTORY_CONSUMER = 'history-projector';
+
 /** Closed orders stay in the hot store this long for GET /fapi/v1/order right after they close. */
 export const CLOSED_ORDER_TTL_MS = 24 * 3600_000;
 

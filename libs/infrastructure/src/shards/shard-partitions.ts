@@ -138,6 +138,12 @@ export class ShardPartitions<P extends ShardPartition> {
     if (this.snapshots && p.sinceSnapshot >= this.snapshotEvery) await this.save(p);
   }
 
+  /** Call inside `p.run` once a turn's `count` inputs are applied (lastOffset set) and published. */
+  async appliedTurn(p: P, count: number): Promise<void> {
+    p.sinceSnapshot += count;
+    if (this.snapshots && p.sinceSnapshot >= this.snapshotEvery) await this.save(p);
+  }
+
   /** Stores every owned partition now (tests, shutdown). */
   async saveAll(): Promise<void> {
     for (const p of this.partitions.values()) await p.run(() => this.save(p));

@@ -20,6 +20,12 @@ export class OrderRepository extends BaseRepository<OrderEntity> {
     await this.repo.upsert(order, { conflictPaths: ['id'], skipUpdateIfNoValuesChanged: true });
   }
 
+  /** `upsert` of many rows in one statement; ids must be distinct (keep each order's latest row). */
+  async upsertMany(orders: OrderRow[]): Promise<void> {
+    if (orders.length)
+      await this.repo.upsert(orders, { conflictPaths: ['id'], skipUpdateIfNoValuesChanged: true });
+  }
+
   async findById(id: string): Promise<OrderEntity | undefined> {
     return (await this.repo.findOneBy({ id })) ?? undefined;
   }

@@ -10,7 +10,14 @@ import {
   TradeRepository,
 } from '@perp/persistence';
 import { type AccountSnapshot, AccountReader } from './account-reader';
+import { HistoryFreshness } from './history-freshness';
 import { isOpenStatus, orderEntityView, orderView, type OrderView } from './order-view';
+
+/** Whose history: the user row and the wallet address (the account-event key). */
+export interface HistoryOwner {
+  userId: string;
+  address: string;
+}
 
 /** Which order: by id, else by client id (GET order, openOrder). */
 export type OrderRef = { orderId: string } | { clientOrderId: string };
@@ -61,6 +68,7 @@ export class AccountHistory {
     private readonly orders: OrderRepository,
     private readonly trades: TradeRepository,
     private readonly income: IncomeRepository,
+    private readonly freshness: HistoryFreshness,
   ) {}
 
   /** An open order of the caller on `symbol` (GET /fapi/v1/openOrder). */
@@ -81,10 +89,12 @@ export class AccountHistory {
     if ('orderId' in ref) {
       const closed = await this.reader.closedOrder(ref.orderId, snapshot.address);
       if (closed) return closed.symbol === symbol ? orderView(closed) : undefined;
+      await this.freshness.caughtUp(snapshot.address);
       const row = await this.orders.findForUser(userId, ref.orderId);
       return row && row.symbol === symbol ? orderEntityView(row) : undefined;
     }
     // The closed-order key is by order id: find the row, then prefer its fresher hot record.
+    await this.freshness.caughtUp(snapshot.address);
     const row = await this.orders.findByClientOrderId(userId, symbol, ref.clientOrderId);
     if (!row) return undefined;
     const closed = await this.reader.closedOrder(row.id, snapshot.address);
@@ -98,6 +108,7 @@ export class AccountHistory {
    * row that is open in Postgres but no longer in the account is replaced by its closed record.
    */
   async allOrders(snapshot: AccountSnapshot, userId: string, q: AllOrdersQuery): Promise<OrderView[]> {
+    await this.freshness.caughtUp(snapshot.address);
     const inWindow = (o: OrderView) =>
       (q.startTime === undefined || o.updateTime >= q.startTime) &&
       (q.endTime === undefined || o.updateTime <= q.endTime);
@@ -153,7 +164,8 @@ export class AccountHistory {
    * trade (by time, then id); else with startTime: the first `limit` in the window; else the
    * latest `limit` in it.
    */
-  async userTrades(userId: string, q: UserTradesQuery): Promise<TradeEntity[]> {
+  async userTrades({ userId, address }: HistoryOwner, q: UserTradesQuery): Promise<TradeEntity[]> {
+    await this.freshness.caughtUp(address);
     if (q.fromId !== undefined) {
       const repo = this.trades.manager.getRepository(TradeEntity);
       const ref = await repo.findOne({ where: { userId, id: q.fromId }, order: { time: 'ASC' } });
@@ -184,7 +196,8 @@ export class AccountHistory {
   }
 
   /** GET /fapi/v1/income and fundingFeeHistory: newest first, then truncated to the limit (spec). */
-  incomeHistory(userId: string, q: IncomeQuery): Promise<IncomeEntity[]> {
+  async incomeHistory({ userId, address }: HistoryOwner, q: IncomeQuery): Promise<IncomeEntity[]> {
+    await this.freshness.caughtUp(address);
     return this.income.listByUser(userId, q);
   }
 }

@@ -3,8 +3,9 @@ import { DerivativesTradingUsdsFutures } from '@binance/derivatives-trading-usds
 import { Module } from '@nestjs/common';
 import { USDMClient } from 'binance';
 import ccxt from 'ccxt';
+import { BusModule } from '@perp/bus';
 import { HOT_STORE, type HotStore } from '@perp/cache';
-import { type AccountProjection, HOT_KEYS, type OrderRecord } from '@perp/contracts';
+import { type AccountProjection, HOT_KEYS, type OrderRecord, topicPartitions } from '@perp/contracts';
 import { AccountBook, type Chain, MarketRegistry, Money } from '@perp/domain';
 import {
   createTestSchema,
@@ -15,7 +16,7 @@ import {
   TradeRepository,
   userIdForAddress,
 } from '@perp/persistence';
-import { CHAIN } from '@perp/runtime';
+import { CHAIN, loadAppConfig } from '@perp/runtime';
 import {
   type AccessApp,
   authError,
@@ -91,7 +92,12 @@ describe('FAPI account endpoints (HTTP, Postgres, Redis hot store)', () => {
       schema: schema.schema,
       env: { REDIS_URL: 'redis://127.0.0.1:6379' },
       cache: { prefix: `test:fapi-account:${randomBytes(4).toString('hex')}:` },
-      imports: [FapiAccountModule, PublicFapiModule],
+      // History rows are seeded straight into Postgres: an empty log has nothing to wait for.
+      imports: [
+        BusModule.forRoot(loadAppConfig({}), { topics: topicPartitions(), journal: false }),
+        FapiAccountModule,
+        PublicFapiModule,
+      ],
     });
     hot = a.app.get<HotStore>(HOT_STORE);
     const keys = a.app.get(ApiKeysService, { strict: false });

@@ -47,7 +47,7 @@ export class FapiAccountHistoryController {
   @Signed({ type: 'USER_DATA', weight: 5 })
   async userTrades(@Caller() caller: FapiCaller, @FapiParams() params: RawParams) {
     const market = fapiMarket(this.markets, required(params, 'symbol'));
-    const rows = await this.history.userTrades(caller.userId, {
+    const rows = await this.history.userTrades(caller, {
       symbol: market.symbol,
       fromId: uuidParam(params, 'fromId'),
       startTime: timeParam(params, 'startTime'),
@@ -70,7 +70,7 @@ export class FapiAccountHistoryController {
     const limit = limitParam(params, 100, 1000);
     if (!known) return [];
     const incomeType = type as IncomeType | undefined;
-    const rows = await this.history.incomeHistory(caller.userId, {
+    const rows = await this.history.incomeHistory(caller, {
       symbol,
       incomeType,
       startTime,
@@ -88,7 +88,7 @@ export class FapiAccountHistoryController {
     const startTime = timeParam(params, 'startTime');
     const endTime = timeParam(params, 'endTime');
     const limit = limitParam(params, 100, 1000);
-    const rows = await this.history.incomeHistory(caller.userId, {
+    const rows = await this.history.incomeHistory(caller, {
       symbol,
       incomeType: 'FUNDING_FEE',
       startTime,

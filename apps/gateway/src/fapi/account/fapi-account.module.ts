@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccountHistory } from './account-history';
+import { HistoryFreshness } from './history-freshness';
 import { AccountReader } from './account-reader';
 import { FapiAccountHistoryController } from './fapi-account-history.controller';
 import { FapiAccountController } from './fapi-account.controller';
@@ -22,7 +23,7 @@ import { UserStreamGuard } from './user-stream.guard';
     FapiListenKeyController,
     FapiReservedController,
   ],
-  providers: [AccountReader, AccountHistory, ListenKeys, UserStreamGuard],
+  providers: [AccountReader, AccountHistory, HistoryFreshness, ListenKeys, UserStreamGuard],
   exports: [AccountReader, ListenKeys],
 })
 export class FapiAccountModule {}
