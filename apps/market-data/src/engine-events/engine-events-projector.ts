@@ -1,12 +1,12 @@
 import { Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { Bus, BusMessage, Subscription } from '@perp/bus';
-import { nextOffset } from '@perp/bus';
+import { afterBatch } from '@perp/bus';
 import { type EngineEvent, MessageValidationError, parseMessage, TOPICS } from '@perp/contracts';
 
 /**
  * A consumer group of the engine-events log projecting into the hot store: malformed messages
- * are skipped (and logged) rather than blocking their partition; each message is committed after
- * `project` ran. Projections must be idempotent: a message may be delivered again after a crash.
+ * are skipped (and logged) rather than blocking their partition; each turn is committed after
+ * `project` ran for its messages. Projections must be idempotent: a message may be delivered again after a crash.
  */
 export abstract class EngineEventsProjector implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger: Logger;
@@ -25,7 +25,7 @@ export abstract class EngineEventsProjector implements OnApplicationBootstrap, O
     this.subscription = await this.bus.subscribe({
       groupId: this.groupId,
       topics: [TOPICS.engineEvents.name],
-      handler: (m) => this.handle(m),
+      batchHandler: (ms) => this.handleTurn(ms),
     });
   }
 
@@ -33,15 +33,22 @@ export abstract class EngineEventsProjector implements OnApplicationBootstrap, O
     await this.subscription?.close();
   }
 
-  async handle(m: BusMessage): Promise<void> {
-    let event: EngineEvent | undefined;
-    try {
-      event = parseMessage('engineEvents', m.value);
-    } catch (e) {
-      if (!(e instanceof MessageValidationError)) throw e;
-      this.logger.warn(`skipped malformed ${m.topic}/${m.partition}@${m.offset}: ${e.message}`);
+  handle(m: BusMessage): Promise<void> {
+    return this.handleTurn([m]);
+  }
+
+  /** A batched turn: every event waiting on a partition projected in order, then one commit. */
+  async handleTurn(messages: readonly BusMessage[]): Promise<void> {
+    for (const m of messages) {
+      let event: EngineEvent | undefined;
+      try {
+        event = parseMessage('engineEvents', m.value);
+      } catch (e) {
+        if (!(e instanceof MessageValidationError)) throw e;
+        this.logger.warn(`skipped malformed ${m.topic}/${m.partition}@${m.offset}: ${e.message}`);
+      }
+      if (event) await this.project(event);
     }
-    if (event) await this.project(event);
-    await this.subscription?.commit({ topic: m.topic, partition: m.partition, offset: nextOffset(m.offset) });
+    await this.subscription?.commit(afterBatch(messages));
   }
 }

@@ -1,0 +1,62 @@
+import { Money, parseDecimal } from '@perp/domain';
+import { balanceEvent, fapiError, forwarded, rejection, type RiskHandler } from './risk-context';
+
+/**
+ * Modify a resting LIMIT order: margin as for a new order of the open quantity at the new price;
+ * on refusal the old order keeps its margin. The engine applies it and answers.
+ */
+export const amendOrder: RiskHandler<'order.amend'> = (ctx, cmd) => {
+  const { p, out } = ctx;
+  const rec = p.findOpen(cmd.user, cmd.orderId, cmd.clientOrderId);
+  const market = ctx.markets.find(cmd.symbol);
+  if (!rec || !market || rec.symbol !== market.symbol) {
+    out.reply = fapiError(-2013, 'Order does not exist.');
+    return;
+  }
+  if (rec.side !== cmd.side) {
+    out.reply = fapiError(-1102, 'Side does not match the order.');
+    return;
+  }
+  if (rec.type !== 'LIMIT') {
+    out.reply = fapiError(-2013, 'Only LIMIT orders can be modified.');
+    return;
+  }
+  const openQty = new Money(cmd.quantity).minus(rec.executedQty);
+  if (!openQty.gt(0)) {
+    out.reply = fapiError(-2013, 'The new quantity is not above the executed quantity.');
+    return;
+  }
+  const account = p.book.account(cmd.user);
+  const before = account.order(rec.orderId);
+  if (!before) {
+    out.reply = fapiError(-2013, 'Order does not exist.');
+    return;
+  }
+  const old = { ...before };
+  account.removeOrder(rec.orderId);
+  const r = p.book.placeOrder(cmd.user, {
+    orderId: rec.orderId,
+    clientOrderId: rec.clientOrderId,
+    symbol: market.symbol,
+    side: rec.side,
+    type: 'LIMIT',
+    quantity: openQty,
+    price: parseDecimal(cmd.price),
+    reduceOnly: rec.reduceOnly,
+  });
+  if (!r.ok) {
+    account.addOrder(old);
+    out.reply = rejection(r.reason, r.message);
+    return;
+  }
+  out.engineCommands.push({
+    ...forwarded(ctx, cmd.time),
+    type: 'order.amend',
+    user: cmd.user,
+    symbol: market.symbol,
+    orderId: rec.orderId,
+    price: new Money(cmd.price).toFixed(),
+    quantity: r.quantity.toFixed(),
+  });
+  balanceEvent(ctx, cmd.user);
+};

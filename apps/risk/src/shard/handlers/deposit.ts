@@ -1,0 +1,24 @@
+import { parseDecimal } from '@perp/domain';
+import { balanceEvent, rejection, type RiskHandler } from './risk-context';
+
+/** Admin deposit: credits the wallet (idempotent by the deposit id in the ledger). */
+export const deposit: RiskHandler<'deposit'> = (ctx, cmd) => {
+  const amount = parseDecimal(cmd.amount);
+  if (!amount || !amount.gt(0)) {
+    ctx.out.reply = rejection('INVALID_AMOUNT', 'amount must be positive');
+    return;
+  }
+  const book = ctx.p.book;
+  book.deposit(cmd.user, amount, cmd.id);
+  balanceEvent(ctx, cmd.user);
+  const b = book.balances(cmd.user);
+  ctx.out.reply = {
+    ok: true,
+    result: {
+      address: cmd.user,
+      asset: cmd.asset,
+      balance: b.walletBalance.toFixed(),
+      availableBalance: b.availableBalance.toFixed(),
+    },
+  };
+};

@@ -1,0 +1,69 @@
+import type { EngineEvent } from '@perp/contracts';
+import { recordAmended } from '../order-records';
+import { settleFill } from './fill';
+import { closeOrder, type RiskContext, type RiskHandler } from './risk-context';
+
+/**
+ * An engine event the router copied into the user's partition, applied once: copies carry their
+ * source place (engine partition, offset, index), deduped here by high-water mark.
+ */
+export const engineEvent: RiskHandler<'engine.event'> = (ctx, cmd) => {
+  const { source, event } = cmd;
+  const offset = BigInt(source.offset);
+  if (!ctx.p.isNewEngineEvent(source.partition, offset, source.index)) return;
+  // Replies to forwarded commands come from the event that ends them, not from this message.
+  ctx.out.replyTo = undefined;
+  applyEngineEvent(ctx, event, source.index % 2 === 0 ? 'MAKER' : 'TAKER');
+  // Marked once applied: a copy whose settlement threw is retried, not taken for a duplicate.
+  ctx.p.markEngineEvent(source.partition, offset, source.index);
+};
+
+function applyEngineEvent(ctx: RiskContext, event: EngineEvent, liquidity: 'MAKER' | 'TAKER'): void {
+  switch (event.type) {
+    case 'order.rejected':
+    case 'order.canceled':
+    case 'order.expired':
+      closeOrder(
+        ctx,
+        event.user,
+        event.orderId,
+        event.type === 'order.rejected' ? 'REJECTED' : 'CANCELED',
+        event.time,
+      );
+      return;
+    case 'order.amended':
+      return orderAmended(ctx, event);
+    case 'trade':
+      return settleFill(ctx, event, liquidity);
+    case 'command.result':
+      return commandResult(ctx, event);
+    default:
+      return;
+  }
+}
+
+function orderAmended(ctx: RiskContext, event: Extract<EngineEvent, { type: 'order.amended' }>): void {
+  const { p, out } = ctx;
+  const rec = p.openOrder(event.orderId);
+  const market = ctx.markets.find(event.symbol);
+  if (!rec || !market) return;
+  const next = recordAmended(rec, event.price, event.quantity, event.time, market);
+  p.put(next);
+  out.accountEvents.push({ type: 'order', user: next.user, order: next });
+  out.users.add(next.user);
+}
+
+/** The end of a forwarded command: a refused placement is REJECTED, and the gateway gets its answer. */
+function commandResult(ctx: RiskContext, event: Extract<EngineEvent, { type: 'command.result' }>): void {
+  const { p, out } = ctx;
+  if (event.command === 'order.place' && !event.ok && event.orderId)
+    closeOrder(ctx, event.user, event.orderId, 'REJECTED', event.time);
+  if (!event.replyTo) return;
+  out.replyTo = event.replyTo;
+  if (!event.ok) {
+    out.reply = { ok: false, error: event.error ?? { code: -1000, msg: 'Unknown engine error.' } };
+    return;
+  }
+  const rec = event.orderId === undefined ? undefined : p.record(event.orderId);
+  out.reply = { ok: true, result: rec ?? event.result };
+}

@@ -1,0 +1,81 @@
+import type { EngineEvent } from '@perp/contracts';
+import { Money } from '@perp/domain';
+import { isOpen, recordFill } from '../order-records';
+import { balanceEvent, type RiskContext } from './risk-context';
+
+export type Trade = Extract<EngineEvent, { type: 'trade' }>;
+
+/**
+ * One side of a fill, in the owner's partition: fee at the live VIP tier, realized PnL on the
+ * closing part, the position; then the trade, income, order, position and balance events.
+ */
+export function settleFill(ctx: RiskContext, trade: Trade, liquidity: 'MAKER' | 'TAKER'): void {
+  const { p, out } = ctx;
+  const side = liquidity === 'MAKER' ? trade.maker : trade.taker;
+  const market = ctx.markets.find(trade.symbol);
+  if (!market) throw new Error(`trade ${trade.tradeId} of unknown market ${trade.symbol}`);
+  const price = new Money(trade.price);
+  const r = p.book.settleFill({
+    user: side.user,
+    orderId: side.orderId,
+    symbol: trade.symbol,
+    side: side.side,
+    price,
+    qty: new Money(trade.qty),
+    liquidity,
+    closeQty: new Money(side.split.close),
+    tradeId: trade.tradeId,
+    time: trade.time,
+  });
+  const user = side.user;
+  out.accountEvents.push({
+    type: 'trade',
+    user,
+    trade: {
+      tradeId: trade.tradeId,
+      orderId: side.orderId,
+      user,
+      symbol: trade.symbol,
+      side: side.side,
+      price: trade.price,
+      qty: trade.qty,
+      quoteQty: price.times(trade.qty).toFixed(),
+      commission: r.commission.abs().toFixed(),
+      commissionAsset: ctx.asset,
+      realizedPnl: r.realizedPnl.toFixed(),
+      maker: liquidity === 'MAKER',
+      time: trade.time,
+    },
+  });
+  for (const income of r.incomes)
+    out.accountEvents.push({
+      type: 'income',
+      user,
+      symbol: income.symbol,
+      incomeType: income.incomeType,
+      income: income.income.toFixed(),
+      asset: 'USDT',
+      tradeId: income.tradeId,
+      info: income.info,
+    });
+  const rec = p.openOrder(side.orderId);
+  if (rec) {
+    const next = recordFill(rec, trade.price, trade.qty, trade.time, market);
+    if (isOpen(next)) p.put(next);
+    else {
+      p.close(next);
+      out.closed.push(next);
+    }
+    out.accountEvents.push({ type: 'order', user, order: next });
+  }
+  const view = p.book.positions(user).find((v) => v.symbol === trade.symbol);
+  out.accountEvents.push({
+    type: 'position',
+    user,
+    symbol: trade.symbol,
+    size: (view?.size ?? new Money(0)).toFixed(),
+    entryPrice: (view?.entryPrice ?? new Money(0)).toFixed(),
+    leverage: view?.leverage ?? p.book.account(user).leverage(market),
+  });
+  balanceEvent(ctx, user);
+}

@@ -1,0 +1,34 @@
+import type { RiskCommand } from '@perp/contracts';
+import { amendOrder } from './amend-order';
+import { cancelAllOrders, cancelOrder } from './cancel-order';
+import { moveCollateral } from './collateral';
+import { deposit } from './deposit';
+import { engineEvent } from './engine-event';
+import { setLeverage } from './leverage';
+import { setMarginMode } from './margin-mode';
+import { markPrice } from './mark-price';
+import { newOrder } from './new-order';
+import type { RiskContext, RiskHandler } from './risk-context';
+import { setVipTier } from './vip-tier';
+
+export { type RiskContext } from './risk-context';
+
+/** Every risk command's handler: a command type without one fails type checking. */
+export const RISK_HANDLERS: { readonly [K in RiskCommand['type']]: RiskHandler<K> } = {
+  deposit,
+  'vip.set': setVipTier,
+  'leverage.set': setLeverage,
+  'margin.mode': setMarginMode,
+  collateral: moveCollateral,
+  'price.mark': markPrice,
+  'order.new': newOrder,
+  'order.cancel': cancelOrder,
+  'order.cancelAll': cancelAllOrders,
+  'order.amend': amendOrder,
+  'engine.event': engineEvent,
+};
+
+/** Applies one command through its handler. */
+export function applyRiskCommand(ctx: RiskContext, cmd: RiskCommand): void {
+  (RISK_HANDLERS[cmd.type] as RiskHandler<RiskCommand['type']>)(ctx, cmd);
+}

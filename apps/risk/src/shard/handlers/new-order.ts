@@ -1,0 +1,81 @@
+import { isTriggerOrderType, type Market, type TriggerOrderType } from '@perp/domain';
+import { newOrderRecord } from '../order-records';
+import {
+  balanceEvent,
+  fapiError,
+  forwardOrder,
+  type NewOrderCommand,
+  optionalMoney,
+  preTradeRequest,
+  rejection,
+  type RiskContext,
+  type RiskHandler,
+} from './risk-context';
+
+/**
+ * New Order: the market must be TRADING and the ids new; a trigger order waits here, any other
+ * goes through pre-trade (margin frozen) to the engine, which answers through command.result.
+ */
+export const newOrder: RiskHandler<'order.new'> = (ctx, cmd) => {
+  const { p, out } = ctx;
+  const market = ctx.markets.find(cmd.symbol);
+  if (!market || market.status !== 'TRADING') {
+    out.reply = fapiError(-1121, 'Invalid symbol.');
+    return;
+  }
+  if (p.record(cmd.orderId)) {
+    out.reply = fapiError(-2010, 'Duplicate order id.');
+    return;
+  }
+  // Waiting trigger orders hold no margin, so the account does not know their client ids.
+  if (p.findOpen(cmd.user, undefined, cmd.clientOrderId)) {
+    out.reply = rejection('API_KEY_FORMAT', 'newClientOrderId is used by an active order');
+    return;
+  }
+  const order = { ...cmd, symbol: market.symbol };
+  const type = order.orderType;
+  if (isTriggerOrderType(type)) return newTrigger(ctx, { ...order, orderType: type }, market);
+  const r = forwardOrder(ctx, order, 0);
+  if (!r.ok) {
+    out.reply = rejection(r.reason, r.message);
+    return;
+  }
+  const record = newOrderRecord(order, r.quantity, market);
+  p.put(record);
+  out.accountEvents.push({ type: 'order', user: cmd.user, order: record });
+  balanceEvent(ctx, cmd.user);
+};
+
+/** Rule 8: kept here, holding no margin, until the mark reaches stopPrice; refused when it has. */
+function newTrigger(
+  ctx: RiskContext,
+  cmd: NewOrderCommand & { orderType: TriggerOrderType },
+  market: Market,
+): void {
+  const { p, m, out } = ctx;
+  const stopPrice = optionalMoney(cmd.stopPrice);
+  if (!stopPrice) {
+    out.reply = rejection('MANDATORY_PARAM_EMPTY_OR_MALFORMED', 'stopPrice is required');
+    return;
+  }
+  const r = p.book.checkTriggerOrder(cmd.user, { ...preTradeRequest(cmd), type: cmd.orderType, stopPrice });
+  if (!r.ok) {
+    out.reply = rejection(r.reason, r.message);
+    return;
+  }
+  const record = newOrderRecord(cmd, r.quantity, market);
+  p.put(record);
+  const { quoteOrderQty: _converted, ...command } = cmd;
+  p.triggers.add({
+    orderId: cmd.orderId,
+    symbol: market.symbol,
+    direction: r.direction,
+    stopPrice,
+    seq: Number(m.offset),
+    user: cmd.user,
+    command: { ...command, quantity: r.quantity.toFixed() },
+  });
+  out.accountEvents.push({ type: 'order', user: cmd.user, order: record });
+  out.users.add(cmd.user);
+  out.reply = { ok: true, result: record };
+}

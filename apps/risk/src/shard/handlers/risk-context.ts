@@ -1,0 +1,135 @@
+import type { BusMessage } from '@perp/bus';
+import { FAPI_ERRORS, type OrderRecord, outputId, type RiskCommand } from '@perp/contracts';
+import {
+  type MarketRegistry,
+  type Money,
+  parseDecimal,
+  type PreTradeRequest,
+  type PreTradeResult,
+} from '@perp/domain';
+import { isOpen, recordClosed } from '../order-records';
+import type { RiskPartition } from '../risk-partition';
+import type { Output, ReplyBody } from '../turn-output';
+
+/** What a command handler works on: the partition's state, the input's place, its output. */
+export interface RiskContext {
+  readonly p: RiskPartition;
+  /** The input: its place derives output ids and the origin the engine dedupes by. */
+  readonly m: BusMessage;
+  readonly out: Output;
+  readonly markets: MarketRegistry;
+  /** The settlement asset (commission asset of trades). */
+  readonly asset: string;
+}
+
+export type RiskCommandOf<K extends RiskCommand['type']> = Extract<RiskCommand, { type: K }>;
+export type RiskHandler<K extends RiskCommand['type']> = (ctx: RiskContext, cmd: RiskCommandOf<K>) => void;
+export type NewOrderCommand = RiskCommandOf<'order.new'>;
+
+/** A domain reject reason as a reply error: the FAPI code where the FAPI table has it, else the name. */
+export function rejection(reason: string, msg: string): ReplyBody {
+  const fapi = (FAPI_ERRORS as Record<string, { code: number }>)[reason];
+  return { ok: false, error: { code: fapi?.code ?? reason, msg, reason } };
+}
+
+export function fapiError(code: number, msg: string): ReplyBody {
+  return { ok: false, error: { code, msg } };
+}
+
+export function optionalMoney(v?: string): Money | undefined {
+  return v === undefined ? undefined : parseDecimal(v);
+}
+
+/** A New Order command as the domain's pre-trade request. */
+export function preTradeRequest(cmd: NewOrderCommand): PreTradeRequest {
+  return {
+    orderId: cmd.orderId,
+    clientOrderId: cmd.clientOrderId,
+    symbol: cmd.symbol,
+    side: cmd.side,
+    type: cmd.orderType,
+    quantity: optionalMoney(cmd.quantity),
+    quoteOrderQty: optionalMoney(cmd.quoteOrderQty),
+    price: optionalMoney(cmd.price),
+    stopPrice: optionalMoney(cmd.stopPrice),
+    reduceOnly: cmd.reduceOnly,
+  };
+}
+
+/**
+ * The fields every engine command forwarded by an input shares: id and origin from the input's
+ * place (`index` when one input forwards several), and whom the engine's command.result answers.
+ */
+export function forwarded(ctx: RiskContext, time: number, index?: number) {
+  const { m, out } = ctx;
+  return {
+    id: outputId(m.topic, m.partition, m.offset, index ?? 0),
+    v: 1 as const,
+    time,
+    origin: { partition: m.partition, offset: m.offset, ...(index === undefined ? {} : { index }) },
+    ...(out.replyTo ? { replyTo: out.replyTo } : {}),
+  };
+}
+
+/**
+ * Pre-trade (margin frozen) and, when accepted, the order.place command for the engine: the
+ * `index`th command this input forwards, which the engine dedupes by with the input's place.
+ */
+export function forwardOrder(ctx: RiskContext, cmd: NewOrderCommand, index: number): PreTradeResult {
+  const r = ctx.p.book.placeOrder(cmd.user, preTradeRequest(cmd));
+  if (!r.ok) return r;
+  ctx.out.engineCommands.push({
+    ...forwarded(ctx, cmd.time, index),
+    type: 'order.place',
+    orderId: cmd.orderId,
+    clientOrderId: cmd.clientOrderId,
+    user: cmd.user,
+    symbol: cmd.symbol,
+    side: cmd.side,
+    orderType: cmd.orderType,
+    timeInForce: cmd.timeInForce,
+    quantity: r.quantity.toFixed(),
+    ...(cmd.price !== undefined ? { price: cmd.price } : {}),
+    reduceOnly: cmd.reduceOnly,
+    workingType: cmd.workingType,
+    priceProtect: cmd.priceProtect,
+    selfTradePreventionMode: cmd.selfTradePreventionMode,
+    frozenMargin: r.frozenMargin.toFixed(),
+  });
+  return r;
+}
+
+/** The user's wallet and frozen margin as an account event; their projection is rewritten. */
+export function balanceEvent(ctx: RiskContext, user: string): void {
+  const a = ctx.p.book.account(user);
+  ctx.out.accountEvents.push({
+    type: 'balance',
+    user,
+    asset: 'USDT',
+    walletBalance: a.walletBalance.toFixed(),
+    frozen: a.frozenMargin().toFixed(),
+  });
+  ctx.out.users.add(user);
+}
+
+/** Releases the order's margin and closes its record (CANCELED or REJECTED) if still open. */
+export function closeOrder(
+  ctx: RiskContext,
+  user: string,
+  orderId: string,
+  status: 'CANCELED' | 'REJECTED',
+  time: number,
+): OrderRecord | undefined {
+  const { p, out } = ctx;
+  p.book.releaseOrder(user, orderId);
+  const rec = p.openOrder(orderId);
+  let closed: OrderRecord | undefined;
+  if (rec && isOpen(rec)) {
+    closed = recordClosed(rec, status, time);
+    p.close(closed);
+    out.closed.push(closed);
+    out.accountEvents.push({ type: 'order', user, order: closed });
+  }
+  balanceEvent(ctx, user);
+  return closed;
+}
