@@ -194,7 +194,7 @@ export class RiskShard {
       v: 1,
       user,
       time,
-      state: p.book.account(user).toState() as unknown as Record<string, unknown>,
+      state: p.book.account(user).toState(),
       orders: p.openOrdersOf(user),
     };
     await this.hot.set(HOT_KEYS.account(user), JSON.stringify(projection));

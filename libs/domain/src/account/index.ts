@@ -86,6 +86,7 @@ export {
 } from './position-metrics';
 export {
   ACCOUNT_STATE_VERSION,
+  accountStateSchema,
   parseAccountBookState,
   parseAccountState,
   parseLedgerState,
