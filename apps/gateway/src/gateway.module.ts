@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { MarketDataModule } from '@perp/market-data';
+import { TickersModule } from '@perp/infrastructure';
 import { ApiAccessModule } from './access';
 import { AdminAccountsController } from './admin/admin-accounts.controller';
 import { AdminMarketsController } from './admin/admin-markets.controller';
@@ -17,7 +17,7 @@ import { RateLimitsModule } from './rate-limits';
 /** The HTTP edge: FAPI and native API. */
 @Module({
   imports: [
-    MarketDataModule,
+    TickersModule,
     ApiAccessModule.forRoot(),
     RateLimitsModule,
     RiskClientModule,

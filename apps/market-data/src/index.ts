@@ -1,6 +1,5 @@
 export * from './market-data.module';
 export * from './market-data-projections.module';
-export * from './ticker/ticker-book';
 export * from './open-interest/open-interest';
 export * from './open-interest/open-interest.projector';
 export * from './book-top/book-top';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { TickerBook } from './ticker/ticker-book';
+import { TickersModule } from '@perp/infrastructure';
 
 /** Market data: 24 h tickers today; klines, index and mark price come with their issues. */
-@Module({ providers: [TickerBook], exports: [TickerBook] })
+@Module({ imports: [TickersModule], exports: [TickersModule] })
 export class MarketDataModule {}

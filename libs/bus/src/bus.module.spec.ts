@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Global, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { loadAppConfig, Readiness } from '@perp/runtime';
-import { type KafkaMock, startKafkaMock } from '../../testing/src/kafka-mock';
+import { type KafkaMock, startKafkaMock } from '@perp/testing';
 import { Bus } from './bus';
 import { BusModule } from './bus.module';
 import { KafkaBus } from './kafka/kafka-bus';

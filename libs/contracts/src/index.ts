@@ -6,6 +6,7 @@ export * from './messages/commands';
 export * from './messages/events';
 export * from './messages/ids';
 export * from './projections/account-projection';
+export * from './projections/market-projections';
 export * from './messages/topics';
 export * from './messages/asyncapi';
 export * from './fapi/params';

@@ -1,4 +1,4 @@
 export * from './free-port';
 export * from './exchange-process';
-export * from './in-process-exchange';
+export * from './http-client';
 export * from './kafka-mock';

@@ -10,16 +10,15 @@ import {
   userIdForAddress,
 } from '@perp/persistence';
 import {
+  type HttpResponse,
   type KafkaMock,
   type RunningApp,
   startAppProcess,
-  startInProcessExchange,
   startKafkaMock,
-  TEST_ADMIN_TOKEN,
 } from '@perp/testing';
 import Redis from 'ioredis';
 import { Client } from 'pg';
-import type { HttpResponse } from '../../../gateway/src/access/access.harness';
+import { startInProcessExchange, TEST_ADMIN_TOKEN } from '../testing/in-process-exchange';
 import {
   fund,
   runStep,

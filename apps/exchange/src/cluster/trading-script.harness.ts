@@ -1,5 +1,5 @@
 import { Wallet } from 'ethers';
-import { json, type HttpResponse, signed } from '../../../gateway/src/access/access.harness';
+import { json, type HttpResponse, signed } from '@perp/testing';
 import { deposit, newTrader, type Trader } from '../trading/trading.harness';
 
 export type ScriptTrader = Trader;

@@ -1,7 +1,7 @@
 import { DerivativesTradingUsdsFutures } from '@binance/derivatives-trading-usds-futures';
 import { USDMClient } from 'binance';
 import ccxt from 'ccxt';
-import { type InProcessExchange, startInProcessExchange } from '@perp/testing';
+import { type InProcessExchange, startInProcessExchange } from '../testing/in-process-exchange';
 import { adminRequest, eventually, newTrader, type Trader } from './trading.harness';
 
 const BTC = 'BTCUSDT';

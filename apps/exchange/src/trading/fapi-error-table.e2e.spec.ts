@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PERSISTENCE_DATA_SOURCE } from '@perp/persistence';
 import { RiskCommandsConsumer } from '@perp/risk';
-import { type InProcessExchange, startInProcessExchange } from '@perp/testing';
+import { type InProcessExchange, startInProcessExchange } from '../testing/in-process-exchange';
 import { Wallet } from 'ethers';
 import type { DataSource } from 'typeorm';
 import {
@@ -13,7 +13,7 @@ import {
   login,
   signed,
   type SignedOptions,
-} from '../../../gateway/src/access/access.harness';
+} from '@perp/testing';
 import { adminRequest, deposit, newTrader, type Trader } from './trading.harness';
 
 const BTC = 'BTCUSDT';

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { type InProcessExchange, startInProcessExchange } from '@perp/testing';
-import { http, type HttpResponse, signed } from '../../../gateway/src/access/access.harness';
+import { type InProcessExchange, startInProcessExchange } from '../testing/in-process-exchange';
+import { http, type HttpResponse, signed } from '@perp/testing';
 import { deposit, newTrader, type Trader } from './trading.harness';
 
 const BTC = 'BTCUSDT';

@@ -2,8 +2,8 @@ import { HOT_STORE, type HotStore } from '@perp/cache';
 import { HOT_KEYS, parseAccountProjection } from '@perp/contracts';
 import { Account, Money } from '@perp/domain';
 import { AdminAuditRepository, IncomeRepository, userIdForAddress } from '@perp/persistence';
-import { type InProcessExchange, startInProcessExchange } from '@perp/testing';
-import { json, signed } from '../../../gateway/src/access/access.harness';
+import { type InProcessExchange, startInProcessExchange } from '../testing/in-process-exchange';
+import { json, signed } from '@perp/testing';
 import { adminRequest, eventually, newTrader, type Trader } from './trading.harness';
 
 // Two funded users cross at a price through FAPI; everything checked against hand-computed figures.

@@ -1,11 +1,5 @@
 import { type BaseWallet, Wallet } from 'ethers';
-import {
-  createKey,
-  json,
-  type HttpResponse,
-  type KeyPair,
-  login,
-} from '../../../gateway/src/access/access.harness';
+import { createKey, json, type HttpResponse, type KeyPair, login } from '@perp/testing';
 
 /** A user of the end-to-end trading tests: a wallet address and an API key of it. */
 export interface Trader {

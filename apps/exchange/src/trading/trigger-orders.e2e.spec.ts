@@ -1,5 +1,5 @@
-import { type InProcessExchange, startInProcessExchange } from '@perp/testing';
-import { signed } from '../../../gateway/src/access/access.harness';
+import { type InProcessExchange, startInProcessExchange } from '../testing/in-process-exchange';
+import { signed } from '@perp/testing';
 import { adminRequest, deposit, eventually, newTrader, type Trader } from './trading.harness';
 
 const BTC = 'BTCUSDT';

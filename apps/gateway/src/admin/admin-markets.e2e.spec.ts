@@ -1,4 +1,4 @@
-import { type InProcessExchange, startInProcessExchange } from '@perp/testing';
+import { type InProcessExchange, startInProcessExchange } from '@perp/exchange';
 
 describe('admin market changes', () => {
   let ex: InProcessExchange;

@@ -1,4 +1,4 @@
-import { type InProcessExchange, startInProcessExchange } from '@perp/testing';
+import { type InProcessExchange, startInProcessExchange } from '@perp/exchange';
 
 describe('FAPI public endpoints (embedded exchange over HTTP)', () => {
   let ex: InProcessExchange;

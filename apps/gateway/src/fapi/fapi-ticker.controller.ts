@@ -1,6 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { MarketRegistry } from '@perp/domain';
-import { TickerBook } from '@perp/market-data';
+import { TickerBook } from '@perp/infrastructure';
 import { fapiMarket } from '../markets/market-lookup';
 import { fapiTicker } from '../markets/ticker-view';
 import { bySymbol } from '../rate-limits/rate-limit-rules';

@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { type Market, MarketRegistry } from '@perp/domain';
-import { TickerBook } from '@perp/market-data';
+import { TickerBook } from '@perp/infrastructure';
 import { tickerFigures } from '../markets/ticker-view';
 
 /** Native market list: what a front end needs to draw a market picker in one call. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Controller, HttpCode, Module, Post } from '@nestjs/common';
 import type { RawParams } from '@perp/contracts';
 import { createTestSchema, type TestSchema, userIdForAddress } from '@perp/persistence';
-import { type InProcessExchange, startInProcessExchange } from '@perp/testing';
+import { type InProcessExchange, startInProcessExchange } from '@perp/exchange';
 import { Wallet } from 'ethers';
 import Redis from 'ioredis';
 import {

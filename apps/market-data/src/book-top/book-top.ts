@@ -1,26 +1,10 @@
 import type { HotStore } from '@perp/cache';
-import type { EngineEvent } from '@perp/contracts';
-import { Money, parseDecimal } from '@perp/domain';
+import { BOOK_TOP_KEY, type EngineEvent } from '@perp/contracts';
+
+// The layout and reader are contracts, shared with the gateway.
+export { BOOK_TOP_KEY, type BookTop, readBookTop, type TopLevel } from '@perp/contracts';
 
 type BookTopEvent = Extract<EngineEvent, { type: 'book.top' }>;
-
-/** Hot-store hash of a symbol's best bid and ask (written only by the book-top projector). */
-export const BOOK_TOP_KEY = (symbol: string) => `book-top:${symbol}`;
-
-/** One side's best level; price and quantity 0 when the side is empty. */
-export interface TopLevel {
-  price: Money;
-  qty: Money;
-}
-
-export interface BookTop {
-  symbol: string;
-  bid: TopLevel;
-  ask: TopLevel;
-  /** The engine's per-symbol sequence number of the change; -1 when nothing was projected. */
-  seq: number;
-  time: number;
-}
 
 /**
  * The fields to write for a `book.top` event, or undefined when the stored top is as new or newer
@@ -47,17 +31,4 @@ export async function projectBookTop(hot: HotStore, event: BookTopEvent): Promis
   if (!next) return false;
   await hot.hset(key, next);
   return true;
-}
-
-/** The projected top of a symbol's book; both sides empty when none was projected yet. */
-export async function readBookTop(hot: HotStore, symbol: string): Promise<BookTop> {
-  const row = await hot.hgetall(BOOK_TOP_KEY(symbol));
-  const num = (v: string | undefined) => parseDecimal(v ?? '0') ?? new Money(0);
-  return {
-    symbol,
-    bid: { price: num(row.bidPrice), qty: num(row.bidQty) },
-    ask: { price: num(row.askPrice), qty: num(row.askQty) },
-    seq: row.seq === undefined ? -1 : Number(row.seq),
-    time: Number(row.time ?? 0) || 0,
-  };
 }

@@ -1,21 +1,17 @@
 import type { HotStore } from '@perp/cache';
-import { type EngineEvent, parseOutputId } from '@perp/contracts';
+import { type EngineEvent, OI_FIELDS, OPEN_INTEREST_KEY, parseOutputId, placeField } from '@perp/contracts';
 import { Money, parseDecimal } from '@perp/domain';
 
+// The layout and reader are contracts, shared with the gateway.
+export {
+  OI_FIELDS,
+  OPEN_INTEREST_KEY,
+  type OpenInterest,
+  placeField,
+  readOpenInterest,
+} from '@perp/contracts';
+
 type Trade = Extract<EngineEvent, { type: 'trade' }>;
-
-/** Hot-store hash of a symbol's open interest (written only by the open-interest projector). */
-export const OPEN_INTEREST_KEY = (symbol: string) => `oi:${symbol}`;
-
-/**
- * Fields of the hash: `long` and `short` (base units, decimal strings), `time` (ms of the last
- * trade applied) and, per engine-commands partition, `place:{partition}`: `offset/index` of the
- * last trade applied, read from the trade's id (the engine command behind it, see parseOutputId).
- * They change in one `hset`, so a redelivered or engine-replayed trade is recognised and dropped
- * whatever the crash point was: the projection is exactly once.
- */
-export const OI_FIELDS = { long: 'long', short: 'short', time: 'time' } as const;
-export const placeField = (partition: number) => `place:${partition}`;
 
 function isAfter(offset: string, index: number, seen: string | undefined): boolean {
   if (seen === undefined) return true;
@@ -23,14 +19,6 @@ function isAfter(offset: string, index: number, seen: string | undefined): boole
   const a = BigInt(offset);
   const b = BigInt(o);
   return a > b || (a === b && index > Number(i));
-}
-
-export interface OpenInterest {
-  symbol: string;
-  long: Money;
-  short: Money;
-  /** Time of the last trade that changed it; 0 when none was ever seen. */
-  time: number;
 }
 
 /**
@@ -83,16 +71,4 @@ export async function projectTrade(hot: HotStore, trade: Trade): Promise<boolean
   if (!next) return false;
   await hot.hset(key, next);
   return true;
-}
-
-/** The projected open interest of a symbol (zero when no trade was ever projected). */
-export async function readOpenInterest(hot: HotStore, symbol: string): Promise<OpenInterest> {
-  const row = await hot.hgetall(OPEN_INTEREST_KEY(symbol));
-  const num = (v: string | undefined) => parseDecimal(v ?? '0') ?? new Money(0);
-  return {
-    symbol,
-    long: num(row[OI_FIELDS.long]),
-    short: num(row[OI_FIELDS.short]),
-    time: Number(row[OI_FIELDS.time] ?? 0) || 0,
-  };
 }

@@ -176,7 +176,7 @@ export class RiskShard {
       v: 1,
       user,
       time,
-      state: p.book.account(user).toState() as unknown as Record<string, unknown>,
+      state: p.book.account(user).toState(),
       orders: p.openOrdersOf(user),
     };
     return { key: HOT_KEYS.account(user), value: JSON.stringify(projection) };

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { startKafkaMock } from '../../../testing/src/kafka-mock';
+import { startKafkaMock } from '@perp/testing';
 import type { Bus, BusMessage } from '../bus';
 import { KafkaBus } from '../kafka/kafka-bus';
 import { silentLogger } from '../logger';

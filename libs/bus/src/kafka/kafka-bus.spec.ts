@@ -1,5 +1,5 @@
 // The file, not @perp/testing's index: that one loads every app (the in-process exchange).
-import { type KafkaMock, startKafkaMock } from '../../../testing/src/kafka-mock';
+import { type KafkaMock, startKafkaMock } from '@perp/testing';
 import type { BusLogger } from '../bus';
 import { silentLogger } from '../logger';
 import { busConformance } from '../testing/bus-conformance';

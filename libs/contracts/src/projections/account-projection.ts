@@ -1,3 +1,4 @@
+import { accountStateSchema } from '@perp/domain';
 import { z } from 'zod';
 import { orderRecord, type OrderRecord } from '../messages/events';
 import { address, decimal, ms } from '../messages/primitives';
@@ -29,8 +30,11 @@ export const accountProjection = z.object({
   user: address,
   /** Time of the last change. */
   time: ms,
-  /** The domain's AccountState (libs/domain Account.toState), rebuilt with Account.fromState. */
-  state: z.record(z.string(), z.unknown()),
+  /**
+   * The domain's AccountState (Account.toState), typed and checked field by field; Account.fromState
+   * rebuilds it and adds the consistency checks a shape cannot express (unique keys, order index).
+   */
+  state: accountStateSchema,
   /** Open orders (NEW, PARTIALLY_FILLED), oldest first. */
   orders: z.array(orderRecord),
 });

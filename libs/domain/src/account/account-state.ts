@@ -181,7 +181,8 @@ const orderSchema = z.strictObject({
   frozen: nonNegative,
 }) satisfies z.ZodType<AccountOrderState>;
 
-const accountSchema = z.strictObject({
+/** The shape of an AccountState (parseAccountState adds the consistency checks); projections embed it. */
+export const accountStateSchema = z.strictObject({
   v: z.literal(ACCOUNT_STATE_VERSION),
   user: z.string(),
   walletBalance: decimal,
@@ -200,7 +201,7 @@ const ledgerSchema = z.strictObject({
 
 const bookSchema = z.strictObject({
   v: z.literal(ACCOUNT_STATE_VERSION),
-  accounts: z.array(accountSchema),
+  accounts: z.array(accountStateSchema),
   ledger: ledgerSchema,
   marks: z.array(z.tuple([z.string(), positive])),
 }) satisfies z.ZodType<AccountBookState>;
@@ -261,7 +262,7 @@ function checkLedger(s: LedgerState, what: string): void {
 /** Validates an AccountState read from storage (unknown JSON); throws an Error saying what is wrong. */
 export function parseAccountState(input: unknown): AccountState {
   checkVersion(input, 'AccountState');
-  const state = parseWith(accountSchema, input, 'AccountState');
+  const state = parseWith(accountStateSchema, input, 'AccountState');
   checkAccount(state, 'AccountState');
   return state;
 }

@@ -77,7 +77,16 @@ export {
 } from './settlement';
 export { AccountBook, type AccountBookOptions } from './account-book';
 export {
+  accountMetrics,
+  breakEvenPrice,
+  liquidationPrice,
+  symbolMetrics,
+  type AccountMetrics,
+  type SymbolMetrics,
+} from './position-metrics';
+export {
   ACCOUNT_STATE_VERSION,
+  accountStateSchema,
   parseAccountBookState,
   parseAccountState,
   parseLedgerState,

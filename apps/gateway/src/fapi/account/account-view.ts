@@ -5,7 +5,7 @@ import type { SymbolRisk } from './position-risk-view';
 /** The account-wide totals of GET /fapi/v2/account and /fapi/v3/account (single-asset mode). */
 function totals(t: AccountTotals) {
   return {
-    totalInitialMargin: amount(t.positionInitialMargin.plus(t.openOrderInitialMargin)),
+    totalInitialMargin: amount(t.initialMargin),
     totalMaintMargin: amount(t.maintMargin),
     totalWalletBalance: amount(t.walletBalance),
     totalUnrealizedProfit: amount(t.unrealizedProfit),
@@ -29,7 +29,7 @@ export function accountV3Position(r: SymbolRisk) {
     isolatedMargin: amount(r.isolatedMargin),
     notional: amount(r.notional),
     isolatedWallet: amount(r.isolatedWallet),
-    initialMargin: amount(r.positionInitialMargin.plus(r.openOrderInitialMargin)),
+    initialMargin: amount(r.initialMargin),
     maintMargin: amount(r.maintMargin),
     updateTime: r.updateTime,
   };
@@ -39,7 +39,7 @@ export function accountV3Position(r: SymbolRisk) {
 export function accountV2Position(r: SymbolRisk) {
   return {
     symbol: r.symbol,
-    initialMargin: amount(r.positionInitialMargin.plus(r.openOrderInitialMargin)),
+    initialMargin: amount(r.initialMargin),
     maintMargin: amount(r.maintMargin),
     unrealizedProfit: amount(r.unrealizedPnl),
     positionInitialMargin: amount(r.positionInitialMargin),

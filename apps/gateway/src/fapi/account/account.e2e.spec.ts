@@ -233,7 +233,7 @@ describe('FAPI account endpoints (HTTP, Postgres, Redis hot store)', () => {
       v: 1,
       user,
       time: NOW,
-      state: book.find(user)!.toState() as unknown as Record<string, unknown>,
+      state: book.find(user)!.toState(),
       orders: [records.o2, records.o3],
     };
     await hot.set(HOT_KEYS.account(user), JSON.stringify(projection));

@@ -1,7 +1,6 @@
 import { AccountBook, type FeeTier, Money, parseMarket } from '@perp/domain';
 import type { AccountSnapshot } from './account-reader';
-import { price } from './format';
-import { breakEvenPrice, liquidationPrice, positionRiskV2Row, symbolRisks } from './position-risk-view';
+import { positionRiskV2Row, symbolRisks } from './position-risk-view';
 
 const BTC = parseMarket({
   symbol: 'BTCUSDT',
@@ -27,32 +26,7 @@ const FEES: FeeTier[] = [{ tier: 0, makerRate: '0.0002', takerRate: '0.0005' }];
 const markets = (s: string) => (s === BTC.symbol ? BTC : undefined);
 const m = (x: string) => new Money(x);
 
-describe('liquidationPrice', () => {
-  it('long in the first bracket: collateral + size x (P - entry) = |size| x P x 0.004', () => {
-    // (50000 - 5000) / (1 - 0.004)
-    expect(liquidationPrice(BTC, m('1'), m('50000'), m('5000')).toFixed(8)).toBe('45180.72289156');
-  });
-
-  it('short whose liquidation notional falls in the second bracket (cum 50)', () => {
-    // bracket 1 would give 55000 / 1.004 = 54780.88 (notional above 50000): (50000 + 5000 + 50) / 1.005
-    expect(liquidationPrice(BTC, m('-1'), m('50000'), m('5000')).toFixed(8)).toBe('54776.11940298');
-  });
-
-  it('0 when no positive price liquidates, or without a position or market', () => {
-    expect(liquidationPrice(BTC, m('0.1'), m('50000'), m('10000')).toFixed()).toBe('0');
-    expect(liquidationPrice(BTC, m('0'), m('50000'), m('10')).toFixed()).toBe('0');
-    expect(liquidationPrice(undefined, m('1'), m('50000'), m('10')).toFixed()).toBe('0');
-  });
-});
-
-describe('breakEvenPrice', () => {
-  it('covers the opening and the closing taker fee', () => {
-    expect(price(breakEvenPrice(m('1'), m('50000'), m('0.0005')))).toBe('50050.02501251');
-    expect(price(breakEvenPrice(m('-1'), m('50000'), m('0.0005')))).toBe('49950.02498751');
-    expect(breakEvenPrice(m('0'), m('50000'), m('0.0005')).toFixed()).toBe('0');
-  });
-});
-
+// liquidationPrice and breakEvenPrice: libs/domain/src/account/position-metrics.spec.ts.
 describe('symbolRisks against the domain margin model', () => {
   function account(side: 'BUY' | 'SELL') {
     const book = new AccountBook({ markets, feeTiers: FEES });

@@ -2,7 +2,7 @@ import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { ModulesContainer } from '@nestjs/core';
 import { NATIVE_ERRORS } from '@perp/contracts';
-import { type InProcessExchange, startInProcessExchange } from '@perp/testing';
+import { type InProcessExchange, startInProcessExchange } from '@perp/exchange';
 import { http } from '../../access/access.harness';
 import { NATIVE_OPENAPI } from './native-openapi';
 

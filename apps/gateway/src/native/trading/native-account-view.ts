@@ -77,7 +77,7 @@ export function nativeBalances(b: AccountBalances, asset: string): NativeBalance
   };
 }
 
-/** A position row from the FAPI per-symbol risk figures (the domain's PositionView plus liquidation maths). */
+/** A position row from the per-symbol risk figures (the domain's PositionView and SymbolMetrics). */
 export function nativePosition(r: SymbolRisk): NativePositionView | undefined {
   const v = r.position;
   if (!v) return undefined;
@@ -93,7 +93,7 @@ export function nativePosition(r: SymbolRisk): NativePositionView | undefined {
     leverage: v.leverage,
     margin_type: v.marginType,
     margin: amount(v.margin),
-    collateral: amount(v.marginType === 'isolated' ? v.isolatedMargin.minus(v.margin) : v.margin.times(0)),
+    collateral: amount(r.collateral),
     isolated_margin: amount(v.isolatedMargin),
     maintenance_margin: amount(v.maintenanceMargin),
     margin_ratio: finite(v.marginRatio),

@@ -13,9 +13,8 @@ import {
 } from '@nestjs/common';
 import { type AuthUser, CurrentUser, JwtAuthGuard } from '@perp/auth';
 import { HOT_STORE, type HotStore } from '@perp/cache';
-import { NativeError, type OrderRecord } from '@perp/contracts';
+import { NativeError, type OrderRecord, readBookTop, readOpenInterest } from '@perp/contracts';
 import { MarketRegistry, Money, positionClosingQty } from '@perp/domain';
-import { readBookTop, readOpenInterest } from '@perp/market-data';
 import { AccountReader } from '../../fapi/account/account-reader';
 import { nativeMarket } from '../../markets/market-lookup';
 import { RiskClient } from '../../risk/risk-client';

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { HOT_STORE, type HotStore } from '@perp/cache';
-import { HOT_KEYS, parseAccountProjection } from '@perp/contracts';
+import { BOOK_TOP_KEY, HOT_KEYS, parseAccountProjection } from '@perp/contracts';
 import { Account, MarketRegistry } from '@perp/domain';
-import { BOOK_TOP_KEY } from '@perp/market-data';
 import { OrderRepository, userIdForAddress } from '@perp/persistence';
-import { type InProcessExchange, startInProcessExchange } from '@perp/testing';
+import { type InProcessExchange, startInProcessExchange } from '@perp/exchange';
 import { Wallet } from 'ethers';
 import { type HttpResponse, json, login, nativeError } from '../../access/access.harness';
 import { RiskClient } from '../../risk/risk-client';

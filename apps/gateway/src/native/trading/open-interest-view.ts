@@ -1,5 +1,5 @@
 import { type Market, Money } from '@perp/domain';
-import type { OpenInterest } from '@perp/market-data';
+import type { OpenInterest } from '@perp/contracts';
 import { amount, price, quantity } from '../../fapi/account/format';
 
 /** Base units at the market's lot precision; USD at 8 decimals and null while no mark price is known. */

@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Param } from '@nestjs/common';
 import { HOT_STORE, type HotStore } from '@perp/cache';
 import { MarketRegistry } from '@perp/domain';
-import { readOpenInterest } from '@perp/market-data';
+import { readOpenInterest } from '@perp/contracts';
 import { AccountReader } from '../../fapi/account/account-reader';
 import { nativeMarket } from '../../markets/market-lookup';
 import { type NativeOpenInterestView, nativeOpenInterest } from './open-interest-view';

@@ -1,6 +1,11 @@
-// Test-only import: domain code must not depend on contracts, the tables must still agree.
-import { FAPI_ERRORS, NATIVE_ERRORS } from '@perp/contracts';
-import { LEVERAGE_REJECT_REASONS, NATIVE_ACCOUNT_REJECT_REASONS, PRE_TRADE_REJECT_REASONS } from './reasons';
+// Here, not in libs/domain: the domain depends on nothing with I/O, contracts depend on the domain.
+import {
+  LEVERAGE_REJECT_REASONS,
+  NATIVE_ACCOUNT_REJECT_REASONS,
+  PRE_TRADE_REJECT_REASONS,
+} from '@perp/domain';
+import { FAPI_ERRORS } from './fapi-errors';
+import { NATIVE_ERRORS } from './native-errors';
 
 describe('reject reasons', () => {
   it.each([...PRE_TRADE_REJECT_REASONS, ...LEVERAGE_REJECT_REASONS])('%s is a FAPI error name', (name) => {

@@ -2,10 +2,10 @@ import type { INestApplication } from '@nestjs/common';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ExchangeModule } from '@perp/exchange';
 import { createTestSchema } from '@perp/persistence';
 import { createHttpApp, loadAppConfig } from '@perp/runtime';
-import { REPO_ROOT } from './exchange-process';
+import { REPO_ROOT } from '@perp/testing';
+import { ExchangeModule } from '../exchange.module';
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
 
