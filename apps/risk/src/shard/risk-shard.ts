@@ -14,10 +14,10 @@ import {
   CLOSED_ORDER_TTL_MS,
   type EngineCommand,
   type EngineEvent,
-  FAPI_ERRORS,
   HOT_KEYS,
   type MessageBody,
   type OrderRecord,
+  type OutcomeReason,
   outputId,
   type Reply,
   type RiskCommand,
@@ -57,10 +57,9 @@ class Output {
   replyTo?: ReplyTo;
 }
 
-/** A domain reject reason as a reply error: the FAPI code where the FAPI table has it, else the name. */
-function rejection(reason: string, msg: string): ReplyBody {
-  const fapi = (FAPI_ERRORS as Record<string, { code: number }>)[reason];
-  return { ok: false, error: { code: fapi?.code ?? reason, msg, reason } };
+/** A refusal as the reply: a neutral reason (the domain's reasons are among them) and a message. */
+function refusal(reason: OutcomeReason, msg: string): ReplyBody {
+  return { ok: false, error: { reason, msg } };
 }
 
 type NewOrderCommand = Extract<RiskCommand, { type: 'order.new' }>;
@@ -83,10 +82,6 @@ function preTradeRequest(cmd: NewOrderCommand): PreTradeRequest {
     stopPrice: optionalMoney(cmd.stopPrice),
     reduceOnly: cmd.reduceOnly,
   };
-}
-
-function fapiError(code: number, msg: string): ReplyBody {
-  return { ok: false, error: { code, msg } };
 }
 
 /**
@@ -207,7 +202,7 @@ export class RiskShard {
       case 'deposit': {
         const amount = parseDecimal(cmd.amount);
         if (!amount || !amount.gt(0)) {
-          out.reply = { ok: false, error: { code: 'INVALID_AMOUNT', msg: 'amount must be positive' } };
+          out.reply = refusal('INVALID_AMOUNT', 'amount must be positive');
           return;
         }
         book.deposit(cmd.user, amount, cmd.id);
@@ -227,7 +222,7 @@ export class RiskShard {
       case 'vip.set':
         out.reply = book.setVipTier(cmd.user, cmd.tier)
           ? { ok: true, result: { address: cmd.user, tier: cmd.tier } }
-          : { ok: false, error: { code: 'INVALID_REQUEST', msg: `no VIP tier ${cmd.tier} on this chain` } };
+          : refusal('INVALID_VIP_TIER', `no VIP tier ${cmd.tier} on this chain`);
         out.users.add(cmd.user);
         return;
       case 'leverage.set': {
@@ -241,7 +236,7 @@ export class RiskShard {
                 symbol: r.symbol,
               },
             }
-          : rejection(r.reason, r.message);
+          : refusal(r.reason, r.message);
         if (r.ok) out.users.add(cmd.user);
         return;
       }
@@ -249,14 +244,14 @@ export class RiskShard {
         const r = book.setMarginMode(cmd.user, cmd.mode);
         out.reply = r.ok
           ? { ok: true, result: { marginMode: r.mode, changed: r.changed } }
-          : rejection(r.reason, r.message);
+          : refusal(r.reason, r.message);
         if (r.ok) out.users.add(cmd.user);
         return;
       }
       case 'collateral': {
         const amount = parseDecimal(cmd.amount);
         if (!amount || !amount.gt(0)) {
-          out.reply = rejection('INVALID_AMOUNT', 'amount must be positive');
+          out.reply = refusal('INVALID_AMOUNT', 'amount must be positive');
           return;
         }
         const r =
@@ -272,7 +267,7 @@ export class RiskShard {
                 isolatedMargin: r.isolatedMargin.toFixed(),
               },
             }
-          : rejection(r.reason, r.message);
+          : refusal(r.reason, r.message);
         if (r.ok) out.users.add(cmd.user);
         return;
       }
@@ -288,7 +283,7 @@ export class RiskShard {
       case 'order.cancel': {
         const rec = p.findOpen(cmd.user, cmd.orderId, cmd.clientOrderId);
         if (!rec || rec.symbol !== cmd.symbol) {
-          out.reply = fapiError(-2011, 'Unknown order sent.');
+          out.reply = refusal('UNKNOWN_ORDER', 'no open order with this id');
           return;
         }
         if (p.triggers.remove(rec.orderId)) {
@@ -336,16 +331,18 @@ export class RiskShard {
   private newOrder(p: RiskPartition, m: BusMessage, cmd: NewOrderCommand, out: Output): void {
     const market = this.markets.find(cmd.symbol);
     if (!market || market.status !== 'TRADING') {
-      out.reply = fapiError(-1121, 'Invalid symbol.');
+      out.reply = market
+        ? refusal('MARKET_NOT_TRADING', `${market.symbol} is not trading`)
+        : refusal('INVALID_SYMBOL', `no market ${cmd.symbol}`);
       return;
     }
     if (p.record(cmd.orderId)) {
-      out.reply = fapiError(-2010, 'Duplicate order id.');
+      out.reply = refusal('DUPLICATE_ORDER_ID', 'order id already in use');
       return;
     }
     // Waiting trigger orders hold no margin, so the account does not know their client ids.
     if (p.findOpen(cmd.user, undefined, cmd.clientOrderId)) {
-      out.reply = rejection('API_KEY_FORMAT', 'newClientOrderId is used by an active order');
+      out.reply = refusal('DUPLICATE_CLIENT_ORDER_ID', 'newClientOrderId is used by an active order');
       return;
     }
     const order = { ...cmd, symbol: market.symbol };
@@ -353,7 +350,7 @@ export class RiskShard {
     if (isTriggerOrderType(type)) return this.newTrigger(p, m, { ...order, orderType: type }, market, out);
     const r = this.forwardOrder(p, m, order, 0, out);
     if (!r.ok) {
-      out.reply = rejection(r.reason, r.message);
+      out.reply = refusal(r.reason, r.message);
       return;
     }
     const record = newOrderRecord(order, r.quantity, market);
@@ -400,7 +397,7 @@ export class RiskShard {
     return r;
   }
 
-  /** Rule 8: stored here until the mark price reaches stopPrice; -2021 when it already has. */
+  /** Rule 8: stored here until the mark price reaches stopPrice; refused when it already has. */
   private newTrigger(
     p: RiskPartition,
     m: BusMessage,
@@ -410,12 +407,12 @@ export class RiskShard {
   ): void {
     const stopPrice = optionalMoney(cmd.stopPrice);
     if (!stopPrice) {
-      out.reply = rejection('MANDATORY_PARAM_EMPTY_OR_MALFORMED', 'stopPrice is required');
+      out.reply = refusal('MISSING_PARAMETER', 'stopPrice is required');
       return;
     }
     const r = p.book.checkTriggerOrder(cmd.user, { ...preTradeRequest(cmd), type: cmd.orderType, stopPrice });
     if (!r.ok) {
-      out.reply = rejection(r.reason, r.message);
+      out.reply = refusal(r.reason, r.message);
       return;
     }
     const record = newOrderRecord(cmd, r.quantity, market);
@@ -472,27 +469,27 @@ export class RiskShard {
     const rec = p.findOpen(cmd.user, cmd.orderId, cmd.clientOrderId);
     const market = this.markets.find(cmd.symbol);
     if (!rec || !market || rec.symbol !== market.symbol) {
-      out.reply = fapiError(-2013, 'Order does not exist.');
+      out.reply = refusal('ORDER_NOT_MODIFIABLE', 'no open order with this id');
       return;
     }
     if (rec.side !== cmd.side) {
-      out.reply = fapiError(-1102, 'Side does not match the order.');
+      out.reply = refusal('SIDE_MISMATCH', 'side does not match the order');
       return;
     }
     if (rec.type !== 'LIMIT') {
-      out.reply = fapiError(-2013, 'Only LIMIT orders can be modified.');
+      out.reply = refusal('ORDER_NOT_MODIFIABLE', 'only LIMIT orders can be modified');
       return;
     }
     const openQty = new Money(cmd.quantity).minus(rec.executedQty);
     if (!openQty.gt(0)) {
-      out.reply = fapiError(-2013, 'The new quantity is not above the executed quantity.');
+      out.reply = refusal('ORDER_NOT_MODIFIABLE', 'the new quantity is not above the executed quantity');
       return;
     }
     // Margin as for a new order of the open quantity at the new price; on refusal the old stays.
     const account = p.book.account(cmd.user);
     const before = account.order(rec.orderId);
     if (!before) {
-      out.reply = fapiError(-2013, 'Order does not exist.');
+      out.reply = refusal('ORDER_NOT_MODIFIABLE', 'no open order with this id');
       return;
     }
     const old = { ...before };
@@ -509,7 +506,7 @@ export class RiskShard {
     });
     if (!r.ok) {
       account.addOrder(old);
-      out.reply = rejection(r.reason, r.message);
+      out.reply = refusal(r.reason, r.message);
       return;
     }
     out.engineCommands.push({
@@ -687,7 +684,10 @@ export class RiskShard {
     if (!event.replyTo) return;
     out.replyTo = event.replyTo;
     if (!event.ok) {
-      out.reply = { ok: false, error: event.error ?? { code: -1000, msg: 'Unknown engine error.' } };
+      out.reply = {
+        ok: false,
+        error: event.error ?? { reason: 'INTERNAL_ERROR', msg: 'the engine gave no reason' },
+      };
       return;
     }
     const rec = event.orderId === undefined ? undefined : p.record(event.orderId);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { outcomeError } from '../outcomes/reasons';
 import { engineEvent } from './events';
 import { address, decimal, envelope, ms, side, symbol } from './primitives';
 
@@ -173,15 +174,15 @@ export const engineCommand = z.discriminatedUnion('type', [
 ]);
 export type EngineCommand = z.infer<typeof engineCommand>;
 
-/** Replies to a request (keyed by the requester's reply key); `error` carries a spec code. */
+/**
+ * Replies to a request (keyed by the requester's reply key). A refusal carries a neutral reason
+ * (`OUTCOME_REASONS`); each API surface maps it to its own code.
+ */
 export const reply = z.object({
   correlationId: z.string(),
   ok: z.boolean(),
   result: z.unknown().optional(),
-  /** `code` is the FAPI code (or a native code); `reason` the domain's name for it, when it has one. */
-  error: z
-    .object({ code: z.union([z.number().int(), z.string()]), msg: z.string(), reason: z.string().optional() })
-    .optional(),
+  error: outcomeError.optional(),
   time: ms,
 });
 export type Reply = z.infer<typeof reply>;
