@@ -570,7 +570,7 @@ export class RiskShard {
         return;
       }
       case 'trade':
-        return this.settle(p, event, source.index % 2 === 0 ? 'MAKER' : 'TAKER', out);
+        return this.settle(p, event, cmd.liquidity ?? legacyLiquidity(source.index), out);
       case 'command.result':
         return this.commandResult(p, event, out);
       default:
@@ -705,6 +705,11 @@ export class RiskShard {
     });
     out.users.add(user);
   }
+}
+
+/** Trade copies routed before `liquidity` existed: the router numbered the maker's copy even. */
+function legacyLiquidity(index: number): 'MAKER' | 'TAKER' {
+  return index % 2 === 0 ? 'MAKER' : 'TAKER';
 }
 
 function replyToOf(m: BusMessage): ReplyTo | undefined {

@@ -111,8 +111,9 @@ export const riskCommand = z.discriminatedUnion('type', [
   /**
    * An engine event concerning a user of this partition, copied by the risk router. `source` is the
    * place of the engine command that produced it (engine-commands partition and offset; index =
-   * event index x 2 + copy, copy 0 maker, 1 taker of a trade): the shard keeps a high-water mark
-   * per engine partition and drops copies at or below it (engine or router replays).
+   * event index x 2 + copy, unique per copy): the shard keeps a high-water mark per engine
+   * partition and drops copies at or below it (engine or router replays). A trade is copied to
+   * each of its two users, and `liquidity` says which side of it this copy settles.
    */
   z.object({
     ...envelope,
@@ -122,6 +123,8 @@ export const riskCommand = z.discriminatedUnion('type', [
       offset: z.string().regex(/^\d+$/),
       index: z.number().int().nonnegative(),
     }),
+    /** On trade copies: MAKER settles the trade's maker side, TAKER its taker side. */
+    liquidity: z.enum(['MAKER', 'TAKER']).optional(),
     event: engineEvent,
   }),
 ]);
