@@ -72,10 +72,10 @@ export class EngineCommandsConsumer implements OnApplicationBootstrap, OnModuleD
           reply = await this.shard.handle(m, cmd);
       }
     } catch (e) {
-      if (e instanceof MarketAdminError) reply = { ok: false, error: { code: e.code, msg: e.message } };
+      if (e instanceof MarketAdminError) reply = { ok: false, error: { reason: e.reason, msg: e.message } };
       else if (e instanceof MessageValidationError) {
         this.logger.warn(`refused malformed command ${eventId}: ${e.message}`);
-        reply = { ok: false, error: { code: 'INVALID_REQUEST', msg: e.message } };
+        reply = { ok: false, error: { reason: 'MALFORMED_COMMAND', msg: e.message } };
       } else throw e;
     }
     if (m.headers[HEADER_CORRELATION_ID])

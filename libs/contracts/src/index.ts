@@ -1,4 +1,5 @@
 export * from './errors';
+export * from './outcomes/reasons';
 export * from './deployment/load-deployment';
 export * from './fapi/exchange-info';
 export * from './messages/primitives';

@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { Body, Controller, HttpCode, Inject, Param, Post, Put, UseGuards } from '@nestjs/common';
 import { Bus } from '@perp/bus';
 import { HOT_STORE, type HotStore } from '@perp/cache';
-import { HOT_KEYS, NativeError, type NativeErrorCode, type PriceEvent, TOPICS } from '@perp/contracts';
+import { HOT_KEYS, NativeError, type PriceEvent, TOPICS } from '@perp/contracts';
 import { MarketRegistry, Money, parseDecimal } from '@perp/domain';
 import { AdminAuditRepository, UserRepository } from '@perp/persistence';
 import { APP_CONFIG, type AppConfig } from '@perp/runtime';
 import { nativeMarket } from '../markets/market-lookup';
+import { nativeRefusalOf } from '../outcomes/native-outcomes';
 import { RiskClient, type RiskOutcome } from '../risk/risk-client';
 import { AdminTokenGuard } from './admin-token.guard';
 
@@ -131,9 +132,6 @@ export class AdminAccountsController {
     if (outcome.ok) return outcome.result;
     if ('unavailable' in outcome)
       throw new NativeError('SERVICE_UNAVAILABLE', 'the risk service did not answer in time');
-    throw new NativeError(
-      (typeof outcome.code === 'string' ? outcome.code : 'INVALID_REQUEST') as NativeErrorCode,
-      outcome.msg,
-    );
+    throw nativeRefusalOf(outcome.error);
   }
 }

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Body, Controller, HttpCode, Inject, Param, Post, UseGuards } from '@nestjs/common';
 import { Bus, BusTimeoutError } from '@perp/bus';
-import { type EngineCommand, NativeError, type NativeErrorCode, type Reply, TOPICS } from '@perp/contracts';
+import { type EngineCommand, NativeError, type Reply, TOPICS } from '@perp/contracts';
 import { type MarketStatus, MarketRegistry, normalizeSymbol } from '@perp/domain';
 import { AdminAuditRepository } from '@perp/persistence';
 import { APP_CONFIG, type AppConfig } from '@perp/runtime';
 import { nativeMarket } from '../markets/market-lookup';
+import { nativeRefusalOf } from '../outcomes/native-outcomes';
 import { AdminTokenGuard } from './admin-token.guard';
 
 /** Operator market changes; each is a command on the log, applied by the engine owning the symbol. */
@@ -91,10 +92,7 @@ export class AdminMarketsController {
       },
     });
     if (!reply.ok)
-      throw new NativeError(
-        (reply.error?.code as NativeErrorCode) ?? 'INVALID_REQUEST',
-        reply.error?.msg ?? 'rejected',
-      );
+      throw nativeRefusalOf(reply.error ?? { reason: 'INTERNAL_ERROR', msg: 'refused without a reason' });
     return reply.result;
   }
 }

@@ -1,13 +1,13 @@
-import { FapiError, fapiErrorByCode, type OrderRecord } from '@perp/contracts';
+import { FapiError, type OrderRecord } from '@perp/contracts';
+import { fapiRefusal } from '../outcomes/fapi-outcomes';
 import type { RiskOutcome } from './risk-client';
 
-/** A risk or engine answer on FAPI: the result, or the FapiError of its code (-1001 when none came). */
+/** A risk or engine answer on FAPI: the result, or the FapiError of its reason (DISCONNECTED when none came). */
 export function fapiResult(outcome: RiskOutcome): unknown {
   if (outcome.ok) return outcome.result;
   if ('unavailable' in outcome)
     throw new FapiError('DISCONNECTED', 'Internal error; the order service did not answer in time.');
-  const known = typeof outcome.code === 'number' ? fapiErrorByCode(outcome.code) : undefined;
-  throw new FapiError(known?.name ?? 'UNKNOWN', outcome.msg);
+  throw fapiRefusal(outcome.error);
 }
 
 /** The wire Order record: every field but the owner. */

@@ -1,16 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { Bus, BusTimeoutError } from '@perp/bus';
-import { type MessageBody, type Reply, type RiskCommand, TOPICS } from '@perp/contracts';
+import { type MessageBody, type OutcomeError, type Reply, type RiskCommand, TOPICS } from '@perp/contracts';
 import { APP_CONFIG, type AppConfig } from '@perp/runtime';
 
 /** The commands a client sends for one user (prices and engine-event copies come from the router). */
 export type RiskCommandBody = MessageBody<Exclude<RiskCommand, { type: 'price.mark' | 'engine.event' }>>;
 
 export type RiskOutcome =
-  | { ok: true; result: unknown }
-  | { ok: false; code: number | string; msg: string; reason?: string }
-  | { ok: false; unavailable: true };
+  { ok: true; result: unknown } | { ok: false; error: OutcomeError } | { ok: false; unavailable: true };
 
 /**
  * Sends a command to the risk shard owning the user (keyed by address) and waits for its answer:
@@ -38,11 +36,6 @@ export class RiskClient {
       throw e;
     }
     if (reply.ok) return { ok: true, result: reply.result };
-    return {
-      ok: false,
-      code: reply.error?.code ?? -1000,
-      msg: reply.error?.msg ?? 'rejected',
-      ...(reply.error?.reason ? { reason: reply.error.reason } : {}),
-    };
+    return { ok: false, error: reply.error ?? { reason: 'INTERNAL_ERROR', msg: 'refused without a reason' } };
   }
 }

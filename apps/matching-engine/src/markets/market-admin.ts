@@ -1,13 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { Bus } from '@perp/bus';
-import { type EngineCommand, TOPICS } from '@perp/contracts';
+import { type EngineCommand, type OutcomeReason, TOPICS } from '@perp/contracts';
 import { type Market, type MarketStatus, MarketRegistry, parseMarket } from '@perp/domain';
 
 type MarketCommand = Extract<EngineCommand, { type: 'market.status' | 'market.add' }>;
 
 export class MarketAdminError extends Error {
   constructor(
-    readonly code: 'INVALID_MARKET' | 'MARKET_EXISTS' | 'MARKET_DELISTED' | 'INVALID_REQUEST',
+    readonly reason: Extract<
+      OutcomeReason,
+      'MARKET_NOT_FOUND' | 'MARKET_EXISTS' | 'MARKET_DELISTED' | 'INVALID_MARKET_DEFINITION'
+    >,
     message: string,
   ) {
     super(message);
@@ -54,11 +57,11 @@ export class MarketAdmin {
       try {
         return [parseMarket(cmd.market), 'add'];
       } catch (e) {
-        throw new MarketAdminError('INVALID_REQUEST', (e as Error).message);
+        throw new MarketAdminError('INVALID_MARKET_DEFINITION', (e as Error).message);
       }
     }
     const current = this.markets.find(cmd.symbol);
-    if (!current) throw new MarketAdminError('INVALID_MARKET', `market ${cmd.symbol} not found`);
+    if (!current) throw new MarketAdminError('MARKET_NOT_FOUND', `market ${cmd.symbol} not found`);
     if (current.status === 'CLOSE' && cmd.status !== 'CLOSE')
       throw new MarketAdminError('MARKET_DELISTED', `market ${cmd.symbol} is delisted`);
     return [{ ...current, status: cmd.status }, ACTION[cmd.status]];

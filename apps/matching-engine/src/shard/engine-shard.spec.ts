@@ -155,14 +155,14 @@ describe('EngineShard', () => {
     });
   });
 
-  it('cancels an open order and refuses an unknown one with -2011', async () => {
+  it('cancels an open order and refuses an unknown one with UNKNOWN_ORDER', async () => {
     await startEngine();
     const placed = await place(ALICE, 'BUY', '90', '1');
     const orderId = (placed.result as { orderId: string }).orderId;
     const canceled = await send({ type: 'order.cancel', user: ALICE, orderId });
     expect(canceled).toMatchObject({ ok: true, result: { orderId, status: 'CANCELED' } });
     const again = await send({ type: 'order.cancel', user: ALICE, orderId });
-    expect(again).toMatchObject({ ok: false, error: { code: -2011 } });
+    expect(again).toMatchObject({ ok: false, error: { reason: 'UNKNOWN_ORDER' } });
     await settle();
     expect(byType('order.canceled')).toEqual([
       expect.objectContaining({ orderId, remaining: '1.000', user: ALICE }),
@@ -178,7 +178,7 @@ describe('EngineShard', () => {
     for (const i of [0, 1])
       expect(await place(ALICE, 'SELL', '30002', '0.010', origin(i))).toMatchObject({
         ok: false,
-        error: { msg: 'already applied' },
+        error: { reason: 'ALREADY_APPLIED' },
       });
     expect((await place(ALICE, 'SELL', '30003', '0.010', { origin: { partition: 2, offset: '8' } })).ok).toBe(
       true,
@@ -187,21 +187,49 @@ describe('EngineShard', () => {
     expect(events.filter((e) => e.type === 'order.accepted')).toHaveLength(3);
   });
 
-  it('rejects a GTX order that would take with -2010', async () => {
+  it('rejects a GTX order that would take with POST_ONLY_WOULD_TAKE', async () => {
     await startEngine();
     await place(ALICE, 'SELL', '100', '1');
     const gtx = await place(BOB, 'BUY', '100', '1', { timeInForce: 'GTX' });
-    expect(gtx).toMatchObject({ ok: false, error: { code: -2010, msg: 'POST_ONLY_WOULD_TAKE' } });
+    expect(gtx).toMatchObject({
+      ok: false,
+      error: { reason: 'POST_ONLY_WOULD_TAKE', msg: 'post-only order would take liquidity' },
+    });
     await settle();
-    expect(byType('order.rejected')).toEqual([expect.objectContaining({ code: -2010, user: BOB })]);
+    expect(byType('order.rejected')).toEqual([
+      expect.objectContaining({ reason: 'POST_ONLY_WOULD_TAKE', user: BOB }),
+    ]);
     expect(byType('trade')).toHaveLength(0);
+  });
+
+  it('refuses an order over the open-interest cap with the side, the interest, the cap and the delta', async () => {
+    await startEngine();
+    await place(ALICE, 'SELL', '100', '6000');
+    await place(BOB, 'BUY', '100', '6000');
+    // Long and short interest are 6000 of 10000; Alice's sell would all open (she is short).
+    const over = await place(ALICE, 'SELL', '100', '4001');
+    expect(over).toMatchObject({
+      ok: false,
+      error: {
+        reason: 'OI_CAP_EXCEEDED',
+        msg: 'order would raise open interest above its cap',
+        details: { side: 'short', current: '6000', cap: '10000', requestedDelta: '4001' },
+      },
+    });
+    await settle();
+    expect(byType('order.rejected')).toEqual([
+      expect.objectContaining({ reason: 'OI_CAP_EXCEEDED', user: ALICE }),
+    ]);
   });
 
   it('a HALTed market refuses new orders; CLOSE cancels every open order', async () => {
     await startEngine();
     await place(ALICE, 'BUY', '90', '1');
     expect(await send({ type: 'market.status', status: 'HALT', actor: 'ops' })).toMatchObject({ ok: true });
-    expect(await place(BOB, 'SELL', '90', '1')).toMatchObject({ ok: false, error: { code: -1121 } });
+    expect(await place(BOB, 'SELL', '90', '1')).toMatchObject({
+      ok: false,
+      error: { reason: 'MARKET_NOT_TRADING' },
+    });
     expect(await send({ type: 'market.status', status: 'CLOSE', actor: 'ops' })).toMatchObject({ ok: true });
     await settle();
     expect(byType('order.canceled')).toEqual([expect.objectContaining({ user: ALICE })]);

@@ -1,7 +1,17 @@
 import type { Bus, BusMessage, Subscription, TopicPartition } from '@perp/bus';
-import { deterministicUuid, type EngineCommand, type EngineEvent, TOPICS } from '@perp/contracts';
 import {
+  deterministicUuid,
+  type EngineCommand,
+  type EngineEvent,
+  type OiCapDetails,
+  type OutcomeError,
+  type OutcomeReason,
+  TOPICS,
+} from '@perp/contracts';
+import {
+  type BookEvent,
   BookMarketState,
+  type BookRejectReason,
   BookOrderType,
   BookSide,
   BookStpMode,
@@ -19,8 +29,30 @@ export type OrderCommand = Extract<
   { type: 'order.place' | 'order.cancel' | 'order.cancelAll' | 'order.amend' | 'market.status' }
 >;
 
-export type ShardReply =
-  { ok: true; result: unknown } | { ok: false; error: { code: number | string; msg: string } };
+export type ShardReply = { ok: true; result: unknown } | { ok: false; error: OutcomeError };
+
+const ALREADY_APPLIED: ShardReply = {
+  ok: false,
+  error: { reason: 'ALREADY_APPLIED', msg: 'already applied' },
+};
+
+function refusal(reason: OutcomeReason, msg: string): ShardReply {
+  return { ok: false, error: { reason, msg } };
+}
+
+/** What each refusal of the book means, for the reply's message. */
+const BOOK_REFUSALS: Record<BookRejectReason, string> = {
+  INVALID_ORDER: 'side, type, time in force or self-trade mode not valid for this order',
+  INVALID_QUANTITY: 'quantity must be a whole number of lots up to the maximum order size',
+  INVALID_PRICE: 'price must be a whole number of ticks within the book range',
+  DUPLICATE_ORDER_ID: 'order id already in use',
+  DUPLICATE_CLIENT_ORDER_ID: 'clientOrderId is used by an open order',
+  MARKET_NOT_TRADING: 'market is not trading',
+  POST_ONLY_WOULD_TAKE: 'post-only order would take liquidity',
+  REDUCE_ONLY_REJECTED: 'reduce-only order has no position left to reduce',
+  OI_CAP_EXCEEDED: 'order would raise open interest above its cap',
+  UNKNOWN_ORDER: 'unknown order',
+};
 
 export type EngineShardOptions = SnapshotPolicy;
 
@@ -188,10 +220,10 @@ export class EngineShard {
     const state = this.partitions.getOrCreate(m.partition);
     return state.run(async () => {
       const offset = BigInt(m.offset);
-      if (offset <= state.lastOffset) return { ok: false, error: { code: -1000, msg: 'already applied' } };
+      if (offset <= state.lastOffset) return ALREADY_APPLIED;
       const origin = 'origin' in cmd ? cmd.origin : undefined;
       let events: EngineEvent[] = [];
-      let reply: ShardReply = { ok: false, error: { code: -1000, msg: 'already applied' } };
+      let reply: ShardReply = ALREADY_APPLIED;
       if (origin && state.seen(origin)) {
         // A risk shard replayed its input and forwarded this command again: applied already.
       } else {
@@ -224,13 +256,13 @@ export class EngineShard {
 
   private apply(p: PartitionState, m: BusMessage, cmd: OrderCommand): [EngineEvent[], ShardReply] {
     const sb = this.bookFor(p, cmd.symbol);
-    if (!sb) return [[], { ok: false, error: { code: -1121, msg: `Invalid symbol ${cmd.symbol}.` } }];
+    if (!sb) return [[], refusal('INVALID_SYMBOL', `no market ${cmd.symbol}`)];
     const { book } = sb;
     let reply: ShardReply;
     switch (cmd.type) {
       case 'order.place': {
         if (p.orderIds.has(cmd.orderId)) {
-          return [[], { ok: false, error: { code: -2010, msg: 'Duplicate order id.' } }];
+          return [[], refusal('DUPLICATE_ORDER_ID', BOOK_REFUSALS.DUPLICATE_ORDER_ID)];
         }
         const id = p.nextOrderId++;
         p.orderIds.set(cmd.orderId, id);
@@ -273,7 +305,7 @@ export class EngineShard {
         reply =
           ok && before && id !== undefined
             ? { ok: true, result: this.orderView(p, sb, id, before, 'CANCELED') }
-            : { ok: false, error: { code: -2011, msg: 'Unknown order sent.' } };
+            : refusal('UNKNOWN_ORDER', BOOK_REFUSALS.UNKNOWN_ORDER);
         break;
       }
       case 'order.cancelAll': {
@@ -295,13 +327,9 @@ export class EngineShard {
               ok: true,
               result: { orderId: cmd.orderId, symbol: sb.symbol, price: cmd.price, quantity: cmd.quantity },
             }
-          : {
-              ok: false,
-              error: {
-                code: ev && 'code' in ev ? ev.code : -2011,
-                msg: ev && 'reason' in ev ? ev.reason : 'Unknown order sent.',
-              },
-            };
+          : ev?.kind === 'AMEND_REJECTED'
+            ? this.bookRefusal(sb, ev)
+            : refusal('UNKNOWN_ORDER', BOOK_REFUSALS.UNKNOWN_ORDER);
         break;
       }
       case 'market.status':
@@ -333,15 +361,21 @@ export class EngineShard {
       ...('orderId' in cmd && cmd.orderId !== undefined ? { orderId: cmd.orderId } : {}),
       ...('replyTo' in cmd && cmd.replyTo ? { replyTo: cmd.replyTo } : {}),
       ok: reply.ok,
-      ...(reply.ok
-        ? { result: reply.result }
-        : {
-            error: {
-              code: typeof reply.error.code === 'number' ? reply.error.code : -1000,
-              msg: reply.error.msg,
-            },
-          }),
+      ...(reply.ok ? { result: reply.result } : { error: reply.error }),
     };
+  }
+
+  /** A refusal of the book as a reply; an open-interest refusal says which cap and by how much. */
+  private bookRefusal(
+    sb: SymbolBook,
+    e: Extract<BookEvent, { kind: 'REJECTED' | 'CANCEL_REJECTED' | 'AMEND_REJECTED' }>,
+  ): ShardReply {
+    const error: OutcomeError = { reason: e.reason, msg: BOOK_REFUSALS[e.reason] };
+    if (e.reason === 'OI_CAP_EXCEEDED') {
+      const market = this.markets.find(sb.symbol);
+      if (market) error.details = oiCapDetails(sb, market, e.side, sb.book.position(e.user), e.qty);
+    }
+    return { ok: false, error };
   }
 
   private placeReply(
@@ -355,7 +389,7 @@ export class EngineShard {
     let status = 'NEW';
     for (let i = 0; i < ev.count; i++) {
       const e = ev.get(i);
-      if (e.kind === 'REJECTED') return { ok: false, error: { code: e.code, msg: e.reason } };
+      if (e.kind === 'REJECTED') return this.bookRefusal(sb, e);
       if (e.kind === 'FILL') executed += e.qty;
       if (e.kind === 'EXPIRED' && e.orderId === id) status = 'EXPIRED';
     }
@@ -442,7 +476,6 @@ export class EngineShard {
             clientOrderId:
               known?.clientOrderId ?? ('clientOrderId' in cmd && cmd.clientOrderId ? cmd.clientOrderId : ''),
             user: 'user' in cmd ? cmd.user : '',
-            code: e.code,
             reason: e.reason,
           });
           if (e.kind === 'REJECTED') gone.push(e.orderId);
@@ -540,8 +573,8 @@ export class EngineShard {
 
 function createBook(market: Market): SymbolBook {
   const book = new OrderBook({
-    maxLongOi: Math.floor(new Money(market.maxLongOi).div(market.lotSize).toNumber()),
-    maxShortOi: Math.floor(new Money(market.maxShortOi).div(market.lotSize).toNumber()),
+    maxLongOi: lotsOf(market.maxLongOi, market.lotSize),
+    maxShortOi: lotsOf(market.maxShortOi, market.lotSize),
     state: BookMarketState[market.status],
   });
   return {
@@ -553,6 +586,35 @@ function createBook(market: Market): SymbolBook {
     quantityPrecision: market.quantityPrecision,
     top: '',
   };
+}
+
+/**
+ * Which cap an opening order hits: the book checks both sides with the order's quantity that does
+ * not close the user's own position (long and short interest move together in a perpetual). The
+ * order's own side is reported when it is over, else the other side (caps may differ).
+ */
+function oiCapDetails(
+  sb: SymbolBook,
+  market: Market,
+  side: BookSide,
+  position: number,
+  qty: number,
+): OiCapDetails {
+  const closable = side === BookSide.BUY ? Math.max(-position, 0) : Math.max(position, 0);
+  const delta = qty - closable;
+  const oi = { long: sb.book.longOi, short: sb.book.shortOi };
+  const caps = { long: lotsOf(market.maxLongOi, sb.lotSize), short: lotsOf(market.maxShortOi, sb.lotSize) };
+  const own = side === BookSide.BUY ? 'long' : 'short';
+  const other = own === 'long' ? 'short' : 'long';
+  const over = (s: 'long' | 'short') => oi[s] + delta > caps[s];
+  const pick = over(own) || !over(other) ? own : other;
+  const base = (lots: number) => new Money(lots).times(sb.lotSize).toFixed();
+  return { side: pick, current: base(oi[pick]), cap: base(caps[pick]), requestedDelta: base(delta) };
+}
+
+/** A cap in whole lots, as the book holds it. */
+function lotsOf(value: string, lotSize: string): number {
+  return Math.floor(new Money(value).div(lotSize).toNumber());
 }
 
 /** A decimal string in steps; a value off the step grid gives a fraction, which the book refuses. */

@@ -15,7 +15,7 @@ describe('risk router', () => {
       expect(parseOutputId(bad)).toBeUndefined();
   });
 
-  it('copies a trade to the maker (copy 0) and the taker (copy 1); order events to their owner; book tops to nobody', () => {
+  it('copies a trade to its maker and its taker, each copy saying its liquidity; order events to their owner; book tops to nobody', () => {
     const base = { id: 'perp.engine.commands.v1/0/1/0', v: 1 as const, time: 1, symbol: 'BTCUSDT', seq: 1 };
     const side = (user: string) => ({
       orderId: 'o',
@@ -33,8 +33,8 @@ describe('risk router', () => {
       taker: side(taker),
     };
     expect(engineEventRecipients(trade)).toEqual([
-      [maker, 0],
-      [taker, 1],
+      { user: maker, copy: 0, liquidity: 'MAKER' },
+      { user: taker, copy: 1, liquidity: 'TAKER' },
     ]);
     const canceled: EngineEvent = {
       ...base,
@@ -44,7 +44,7 @@ describe('risk router', () => {
       user: maker,
       remaining: '1',
     };
-    expect(engineEventRecipients(canceled)).toEqual([[maker, 0]]);
+    expect(engineEventRecipients(canceled)).toEqual([{ user: maker, copy: 0 }]);
     const top: EngineEvent = {
       ...base,
       type: 'book.top',

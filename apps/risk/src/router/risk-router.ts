@@ -15,8 +15,16 @@ import { Inject } from '@nestjs/common';
 
 export const RISK_ROUTER_GROUP = 'risk-router';
 
-/** The users an engine event concerns, each with the copy's index (trade: 0 maker, 1 taker). */
-export function engineEventRecipients(event: EngineEvent): [string, number][] {
+/** A copy of an engine event for one user; `copy` numbers the copies of one event. */
+export interface EngineEventCopy {
+  user: string;
+  copy: number;
+  /** Trades: the side of the trade this copy settles. */
+  liquidity?: 'MAKER' | 'TAKER';
+}
+
+/** The users an engine event concerns, one copy each (a trade: its maker, then its taker). */
+export function engineEventRecipients(event: EngineEvent): EngineEventCopy[] {
   switch (event.type) {
     case 'order.accepted':
     case 'order.rejected':
@@ -24,11 +32,11 @@ export function engineEventRecipients(event: EngineEvent): [string, number][] {
     case 'order.expired':
     case 'order.amended':
     case 'command.result':
-      return event.user ? [[event.user, 0]] : [];
+      return event.user ? [{ user: event.user, copy: 0 }] : [];
     case 'trade':
       return [
-        [event.maker.user, 0],
-        [event.taker.user, 1],
+        { user: event.maker.user, copy: 0, liquidity: 'MAKER' },
+        { user: event.taker.user, copy: 1, liquidity: 'TAKER' },
       ];
     default:
       return [];
@@ -93,7 +101,7 @@ export class RiskRouter implements OnApplicationBootstrap, OnModuleDestroy {
       this.logger.warn(`skipped engine event without an input-derived id: ${event.id}`);
       return;
     }
-    for (const [user, copy] of engineEventRecipients(event)) {
+    for (const { user, copy, liquidity } of engineEventRecipients(event)) {
       copies.push([
         user,
         {
@@ -101,7 +109,9 @@ export class RiskRouter implements OnApplicationBootstrap, OnModuleDestroy {
           v: 1,
           time: event.time,
           type: 'engine.event',
+          // Unique per copy: the shard dedupes copies by this place.
           source: { partition: origin.partition, offset: origin.offset, index: origin.index * 2 + copy },
+          ...(liquidity ? { liquidity } : {}),
           event,
         },
       ]);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { outcomeError } from '../outcomes/reasons';
 import { engineEvent } from './events';
 import { address, decimal, envelope, ms, side, symbol } from './primitives';
 
@@ -110,8 +111,9 @@ export const riskCommand = z.discriminatedUnion('type', [
   /**
    * An engine event concerning a user of this partition, copied by the risk router. `source` is the
    * place of the engine command that produced it (engine-commands partition and offset; index =
-   * event index x 2 + copy, copy 0 maker, 1 taker of a trade): the shard keeps a high-water mark
-   * per engine partition and drops copies at or below it (engine or router replays).
+   * event index x 2 + copy, unique per copy): the shard keeps a high-water mark per engine
+   * partition and drops copies at or below it (engine or router replays). A trade is copied to
+   * each of its two users, and `liquidity` says which side of it this copy settles.
    */
   z.object({
     ...envelope,
@@ -121,6 +123,8 @@ export const riskCommand = z.discriminatedUnion('type', [
       offset: z.string().regex(/^\d+$/),
       index: z.number().int().nonnegative(),
     }),
+    /** On trade copies: MAKER settles the trade's maker side, TAKER its taker side. */
+    liquidity: z.enum(['MAKER', 'TAKER']).optional(),
     event: engineEvent,
   }),
 ]);
@@ -173,15 +177,15 @@ export const engineCommand = z.discriminatedUnion('type', [
 ]);
 export type EngineCommand = z.infer<typeof engineCommand>;
 
-/** Replies to a request (keyed by the requester's reply key); `error` carries a spec code. */
+/**
+ * Replies to a request (keyed by the requester's reply key). A refusal carries a neutral reason
+ * (`OUTCOME_REASONS`); each API surface maps it to its own code.
+ */
 export const reply = z.object({
   correlationId: z.string(),
   ok: z.boolean(),
   result: z.unknown().optional(),
-  /** `code` is the FAPI code (or a native code); `reason` the domain's name for it, when it has one. */
-  error: z
-    .object({ code: z.union([z.number().int(), z.string()]), msg: z.string(), reason: z.string().optional() })
-    .optional(),
+  error: outcomeError.optional(),
   time: ms,
 });
 export type Reply = z.infer<typeof reply>;

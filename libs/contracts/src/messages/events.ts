@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { outcomeError, outcomeReason } from '../outcomes/reasons';
 import { address, decimal, envelope, ms, side, symbol } from './primitives';
 
 const order = {
@@ -24,8 +25,7 @@ export const engineEvent = z.discriminatedUnion('type', [
     ...envelope,
     type: z.literal('order.rejected'),
     ...order,
-    code: z.number().int(),
-    reason: z.string(),
+    reason: outcomeReason,
   }),
   z.object({ ...envelope, type: z.literal('order.canceled'), ...order, remaining: decimal }),
   z.object({
@@ -79,7 +79,7 @@ export const engineEvent = z.discriminatedUnion('type', [
     replyTo: z.object({ topic: z.string(), key: z.string(), correlationId: z.string() }).optional(),
     ok: z.boolean(),
     result: z.unknown().optional(),
-    error: z.object({ code: z.number().int(), msg: z.string() }).optional(),
+    error: outcomeError.optional(),
   }),
 ]);
 export type EngineEvent = z.infer<typeof engineEvent>;

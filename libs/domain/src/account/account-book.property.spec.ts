@@ -43,7 +43,7 @@ describe('AccountBook under random trading (property)', () => {
     expect(stats.closes).toBeGreaterThan(200);
     expect(stats.accepted).toBeGreaterThan(1000);
     expect(stats.rejected.get('MARGIN_INSUFFICIENT') ?? 0).toBeGreaterThan(0);
-    expect(stats.rejected.get('API_KEY_FORMAT') ?? 0).toBeGreaterThan(0);
+    expect(stats.rejected.get('DUPLICATE_CLIENT_ORDER_ID') ?? 0).toBeGreaterThan(0);
     expect(stats.fundings).toBeGreaterThan(0);
   });
 });

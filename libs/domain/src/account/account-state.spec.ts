@@ -180,7 +180,7 @@ describe('AccountBook state round trip', () => {
         price: m('30000'),
         quantity: m('0.01'),
       });
-      expect(dup.ok ? 'ok' : dup.reason).toBe('API_KEY_FORMAT');
+      expect(dup.ok ? 'ok' : dup.reason).toBe('DUPLICATE_CLIENT_ORDER_ID');
     }
     const start = seq;
     const next = (b: AccountBook) => {

@@ -202,7 +202,7 @@ describe('isolated positions and collateral', () => {
     };
     expect(reason('BTCUSDT', '0')).toBe('INVALID_AMOUNT');
     expect(reason('BTCUSDT', '-1')).toBe('INVALID_AMOUNT');
-    expect(reason('ETHUSDT', '1')).toBe('NOT_FOUND');
+    expect(reason('ETHUSDT', '1')).toBe('POSITION_NOT_FOUND');
     expect(reason('BTCUSDT', '9849.41')).toBe('INSUFFICIENT_BALANCE');
     const r = book.addCollateral('u1', 'BTCUSDT', m('50'));
     expect(r.ok && [r.collateral.toFixed(), r.isolatedMargin.toFixed()]).toEqual(['50', '200']);

@@ -15,12 +15,7 @@ import { isIsolated, marginTypeOf, parseMarginMode, type MarginMode } from './ma
 import { isValidLeverage, maintenanceMargin, marginRatio, maxNotionalForLeverage } from './margin';
 import type { AccountOrder } from './order';
 import { entryPrice, positionNotional, unrealizedPnl, type AccountPosition } from './position';
-import {
-  reject,
-  type LeverageRejectReason,
-  type NativeAccountRejectReason,
-  type AccountRejection,
-} from './reasons';
+import { reject, type LeverageRejectReason, type MarginRejectReason, type AccountRejection } from './reasons';
 import { ZERO } from './rounding';
 
 /** Mark price of a symbol; undefined when none is known yet (positions then count at entry). */
@@ -69,10 +64,10 @@ export type LeverageResult =
   | { ok: true; symbol: string; leverage: number; maxNotionalValue: Money }
   | AccountRejection<LeverageRejectReason>;
 export type MarginModeResult =
-  { ok: true; mode: MarginMode; changed: boolean } | AccountRejection<NativeAccountRejectReason>;
+  { ok: true; mode: MarginMode; changed: boolean } | AccountRejection<MarginRejectReason>;
 export type CollateralResult =
   | { ok: true; symbol: string; collateral: Money; isolatedMargin: Money }
-  | AccountRejection<NativeAccountRejectReason>;
+  | AccountRejection<MarginRejectReason>;
 
 /**
  * One user's money and risk state, owned by one risk shard. Wallet changes come only from the
@@ -144,7 +139,7 @@ export class Account {
     return this.leverages.get(market.symbol) ?? market.defaultLeverage;
   }
 
-  /** POST /fapi/v1/leverage: 1..market max (-4028); does not touch open positions or orders. */
+  /** 1..market max; does not touch open positions or orders. */
   setLeverage(market: Market, leverage: number): LeverageResult {
     if (!isValidLeverage(market, leverage))
       return reject('INVALID_LEVERAGE', `leverage must be an integer from 1 to ${market.maxLeverage}`);
@@ -313,12 +308,12 @@ export class Account {
   private checkCollateral(
     symbol: string,
     amount: Money,
-  ): { ok: true; position: AccountPosition } | AccountRejection<NativeAccountRejectReason> {
+  ): { ok: true; position: AccountPosition } | AccountRejection<MarginRejectReason> {
     if (!isIsolated(this.mode))
       return reject('INVALID_MARGIN_MODE', 'collateral applies to isolated margin only');
     if (!amount.isFinite() || !amount.gt(0)) return reject('INVALID_AMOUNT', 'amount must be positive');
     const position = this.positionsBySymbol.get(symbol);
-    if (!position) return reject('NOT_FOUND', `no open position on ${symbol}`);
+    if (!position) return reject('POSITION_NOT_FOUND', `no open position on ${symbol}`);
     return { ok: true, position };
   }
 

@@ -4,11 +4,11 @@ export { SETTLEMENT_DECIMALS } from './rounding';
 export { referencePriceSource, type AccountOrder, type ReferencePriceSource } from './order';
 export {
   LEVERAGE_REJECT_REASONS,
-  NATIVE_ACCOUNT_REJECT_REASONS,
+  MARGIN_REJECT_REASONS,
   PRE_TRADE_REJECT_REASONS,
   type AccountRejection,
   type LeverageRejectReason,
-  type NativeAccountRejectReason,
+  type MarginRejectReason,
   type PreTradeRejectReason,
 } from './reasons';
 export {

@@ -40,7 +40,7 @@ export function orderMargin(notional: Money, leverage: number): Money {
   return divide(notional.abs().times(ORDER_MARGIN_BUFFER), leverage, SETTLEMENT_DECIMALS, 'up');
 }
 
-/** POST /fapi/v1/leverage accepts an integer in [1, market max] (else -4028). */
+/** Leverage is an integer in [1, market max] (else INVALID_LEVERAGE). */
 export function isValidLeverage(market: Market, leverage: number): boolean {
   return Number.isInteger(leverage) && leverage >= 1 && leverage <= market.maxLeverage;
 }

@@ -92,7 +92,7 @@ describe('quoteOrderQty to quantity, per order type', () => {
   });
 });
 
-describe('quantity and notional (-1013)', () => {
+describe('quantity and notional', () => {
   it('floors a quantity that is not a lot multiple silently', () => {
     const r = accepted(setup().placeOrder('u1', order('LIMIT', { price: '30000', quantity: '0.0339' })));
     expect(r.quantity.toFixed()).toBe('0.033');
@@ -141,15 +141,13 @@ describe('reference price and parameters', () => {
     ['STOP', { price: '0', stopPrice: '1' }],
     ['STOP_MARKET', { stopPrice: '0' }],
     ['TAKE_PROFIT_MARKET', { stopPrice: '-5' }],
-  ] as const)('rejects a %s whose reference price is <= 0 with NEW_ORDER_REJECTED', (type, prices) => {
-    expect(reason(setup().placeOrder('u1', order(type, { ...prices, quantity: '1' })))).toBe(
-      'NEW_ORDER_REJECTED',
-    );
+  ] as const)('rejects a %s whose reference price is <= 0 with INVALID_PRICE', (type, prices) => {
+    expect(reason(setup().placeOrder('u1', order(type, { ...prices, quantity: '1' })))).toBe('INVALID_PRICE');
   });
 
   it('rejects a MARKET order while the symbol has no mark price', () => {
     expect(reason(setup().placeOrder('u1', order('MARKET', { symbol: 'ETHUSDT', quantity: '1' })))).toBe(
-      'NEW_ORDER_REJECTED',
+      'NO_MARK_PRICE',
     );
   });
 
@@ -157,33 +155,27 @@ describe('reference price and parameters', () => {
     const book = setup();
     expect(
       reason(book.placeOrder('u1', order('LIMIT', { price: '1', quantity: '1', quoteOrderQty: '1' }))),
-    ).toBe('PARAMETER_NOT_REQUIRED');
-    expect(reason(book.placeOrder('u1', order('LIMIT', { price: '1' })))).toBe(
-      'MANDATORY_PARAM_EMPTY_OR_MALFORMED',
-    );
-    expect(reason(book.placeOrder('u1', order('LIMIT', { quantity: '1' })))).toBe(
-      'MANDATORY_PARAM_EMPTY_OR_MALFORMED',
-    );
+    ).toBe('CONFLICTING_PARAMETERS');
+    expect(reason(book.placeOrder('u1', order('LIMIT', { price: '1' })))).toBe('MISSING_PARAMETER');
+    expect(reason(book.placeOrder('u1', order('LIMIT', { quantity: '1' })))).toBe('MISSING_PARAMETER');
     expect(reason(book.placeOrder('u1', order('STOP', { price: '1', quantity: '1' })))).toBe(
-      'MANDATORY_PARAM_EMPTY_OR_MALFORMED',
+      'MISSING_PARAMETER',
     );
-    expect(reason(book.placeOrder('u1', order('STOP_MARKET', { quantity: '1' })))).toBe(
-      'MANDATORY_PARAM_EMPTY_OR_MALFORMED',
-    );
+    expect(reason(book.placeOrder('u1', order('STOP_MARKET', { quantity: '1' })))).toBe('MISSING_PARAMETER');
   });
 
-  it('rejects unknown and untradeable symbols with INVALID_SYMBOL', () => {
+  it('rejects unknown symbols with INVALID_SYMBOL, untradeable ones with MARKET_NOT_TRADING', () => {
     const book = setup('10000', [BTC, { ...ETH, status: 'HALT' }]);
     expect(reason(book.placeOrder('u1', order('MARKET', { symbol: 'DOGEUSDT', quantity: '1' })))).toBe(
       'INVALID_SYMBOL',
     );
     expect(
       reason(book.placeOrder('u1', order('LIMIT', { symbol: 'ETHUSDT', price: '2000', quantity: '1' }))),
-    ).toBe('INVALID_SYMBOL');
+    ).toBe('MARKET_NOT_TRADING');
   });
 });
 
-describe('clientOrderId (-2014)', () => {
+describe('clientOrderId', () => {
   it('is unique among active orders and reusable once the order is terminal', () => {
     const book = setup();
     const first = accepted(
@@ -191,7 +183,7 @@ describe('clientOrderId (-2014)', () => {
     );
     expect(
       reason(book.placeOrder('u1', order('LIMIT', { price: '30000', quantity: '0.01', clientOrderId: 'x' }))),
-    ).toBe('API_KEY_FORMAT');
+    ).toBe('DUPLICATE_CLIENT_ORDER_ID');
     // Another user may use the same id.
     book.deposit('u2', m('1000'), 'd2');
     expect(
@@ -225,7 +217,7 @@ describe('clientOrderId (-2014)', () => {
   });
 });
 
-describe('margin (-2019)', () => {
+describe('margin', () => {
   it('freezes notional / leverage x 1.005 at the default leverage', () => {
     const book = setup();
     const r = accepted(book.placeOrder('u1', order('LIMIT', { price: '30000', quantity: '0.1' })));

@@ -83,9 +83,9 @@ export interface OrderShape {
 
 /**
  * The New Order rules that need the market and the account but no margin, in this order: tradeable
- * market, quantity/quoteOrderQty presence, the type's prices, duplicate clientOrderId (-2014),
- * reference price > 0 (-2010), lot flooring and one lot minimum (-1013), notional within the
- * market's [min, max] order size (-1013). Trigger orders are checked with this alone.
+ * market, quantity/quoteOrderQty presence, the type's prices, duplicate clientOrderId, reference
+ * price > 0 (or a mark price for orders priced at it), lot flooring and one lot minimum, notional
+ * within the market's [min, max] order size. Trigger orders are checked with this alone.
  */
 export function checkOrderShape(
   account: Account,
@@ -93,22 +93,24 @@ export function checkOrderShape(
   req: PreTradeRequest,
   marks: MarkPrices,
 ): OrderShape | AccountRejection<PreTradeRejectReason> {
-  if (market.status !== 'TRADING') return reject('INVALID_SYMBOL', `${market.symbol} is not trading`);
+  if (market.status !== 'TRADING') return reject('MARKET_NOT_TRADING', `${market.symbol} is not trading`);
   if (req.quantity && req.quoteOrderQty)
-    return reject('PARAMETER_NOT_REQUIRED', 'send quantity or quoteOrderQty, not both');
+    return reject('CONFLICTING_PARAMETERS', 'send quantity or quoteOrderQty, not both');
   if (!req.quantity && !req.quoteOrderQty)
-    return reject('MANDATORY_PARAM_EMPTY_OR_MALFORMED', 'quantity or quoteOrderQty is required');
+    return reject('MISSING_PARAMETER', 'quantity or quoteOrderQty is required');
   const source = referencePriceSource(req.type);
-  if (source === 'price' && !req.price)
-    return reject('MANDATORY_PARAM_EMPTY_OR_MALFORMED', 'price is required');
+  if (source === 'price' && !req.price) return reject('MISSING_PARAMETER', 'price is required');
   if (req.type !== 'LIMIT' && req.type !== 'MARKET' && !req.stopPrice)
-    return reject('MANDATORY_PARAM_EMPTY_OR_MALFORMED', 'stopPrice is required');
+    return reject('MISSING_PARAMETER', 'stopPrice is required');
   if (account.hasActiveClientOrderId(req.clientOrderId))
-    return reject('API_KEY_FORMAT', 'newClientOrderId is used by an active order');
+    return reject('DUPLICATE_CLIENT_ORDER_ID', 'newClientOrderId is used by an active order');
 
   const ref = source === 'price' ? req.price : source === 'stopPrice' ? req.stopPrice : marks(market.symbol);
   if (!ref || !ref.isFinite() || !ref.gt(0))
-    return reject('NEW_ORDER_REJECTED', `reference price (${source}) must be above 0`);
+    return reject(
+      source === 'markPrice' ? 'NO_MARK_PRICE' : 'INVALID_PRICE',
+      `reference price (${source}) must be above 0`,
+    );
 
   const requested = req.quantity ?? req.quoteOrderQty ?? ZERO;
   if (!requested.isFinite() || !requested.gt(0))
@@ -129,7 +131,7 @@ export function checkOrderShape(
 }
 
 /**
- * Risk stage 1: checkOrderShape, then margin within the available balance (-2019).
+ * Risk stage 1: checkOrderShape, then margin within the available balance.
  * Pure: the caller adds the accepted order to the account (AccountBook.placeOrder does both).
  */
 export function checkPreTrade(

@@ -1,33 +1,35 @@
 /**
- * Reject reasons, spelled as the names of the FAPI error table (libs/contracts, FAPI_ERRORS) and of
- * the native error table (NATIVE_ERRORS). Domain cannot import contracts (contracts depends on
- * domain), so the names are repeated here and a test checks each exists there.
+ * Reject reasons, spelled as the neutral outcome reasons of libs/contracts (OUTCOME_REASONS).
+ * Domain cannot import contracts (contracts depends on domain), so the names are repeated here and
+ * a test checks each exists there; each API surface maps them to its own codes at its edge.
  */
 export const PRE_TRADE_REJECT_REASONS = [
-  'INVALID_SYMBOL', // -1121: market missing or not TRADING
-  'PARAMETER_NOT_REQUIRED', // -1106: quantity and quoteOrderQty both sent
-  'MANDATORY_PARAM_EMPTY_OR_MALFORMED', // -1102: neither sent, or the type's price missing
-  'NEW_ORDER_REJECTED', // -2010: reference price <= 0 or unknown
-  'INVALID_QUANTITY', // -1013: below one lot, or notional outside [min, max] order size
-  'API_KEY_FORMAT', // -2014: newClientOrderId of an active order
-  'MARGIN_INSUFFICIENT', // -2019: available balance below the margin to freeze
+  'INVALID_SYMBOL', // no market with the symbol
+  'MARKET_NOT_TRADING', // the market is halted or delisted
+  'CONFLICTING_PARAMETERS', // quantity and quoteOrderQty both sent
+  'MISSING_PARAMETER', // neither sent, or the type's price or stopPrice missing
+  'INVALID_PRICE', // price or stopPrice not above 0
+  'NO_MARK_PRICE', // the order is priced at the mark and there is none
+  'INVALID_QUANTITY', // below one lot, or notional outside [min, max] order size
+  'DUPLICATE_CLIENT_ORDER_ID', // newClientOrderId of an active order
+  'MARGIN_INSUFFICIENT', // available balance below the margin to freeze
 ] as const;
 export type PreTradeRejectReason = (typeof PRE_TRADE_REJECT_REASONS)[number];
 
 export const LEVERAGE_REJECT_REASONS = ['INVALID_SYMBOL', 'INVALID_LEVERAGE'] as const;
 export type LeverageRejectReason = (typeof LEVERAGE_REJECT_REASONS)[number];
 
-/** Native API codes of the margin-mode switch and the isolated collateral endpoints. */
-export const NATIVE_ACCOUNT_REJECT_REASONS = [
+/** The margin-mode switch and the isolated collateral transfers. */
+export const MARGIN_REJECT_REASONS = [
   'INVALID_MARGIN_MODE',
   'HAS_OPEN_ORDERS',
   'HAS_OPEN_POSITIONS',
   'INVALID_SYMBOL',
   'INVALID_AMOUNT',
   'INSUFFICIENT_BALANCE',
-  'NOT_FOUND',
+  'POSITION_NOT_FOUND',
 ] as const;
-export type NativeAccountRejectReason = (typeof NATIVE_ACCOUNT_REJECT_REASONS)[number];
+export type MarginRejectReason = (typeof MARGIN_REJECT_REASONS)[number];
 
 export type AccountRejection<R extends string> = { ok: false; reason: R; message: string };
 

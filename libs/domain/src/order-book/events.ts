@@ -2,9 +2,9 @@ import { growF64, growU8 } from './typed-arrays';
 import {
   BookEventFlag,
   BookEventKind,
-  bookReasonFapiCode,
   BookMarketState,
   bookReasonName,
+  type BookRejectReason,
   BookSide,
 } from './types';
 
@@ -57,8 +57,7 @@ export type BookEvent =
       side: BookSide;
       price: number;
       qty: number;
-      reason: string;
-      code: number;
+      reason: BookRejectReason;
     }
   | { kind: 'FILL'; seq: number; price: number; qty: number; taker: BookFillSide; maker: BookFillSide }
   | {
@@ -271,8 +270,8 @@ export class BookEventBuffer {
           side,
           price: this.price[i],
           qty: this.qty[i],
-          reason: bookReasonName(this.reason[i]),
-          code: bookReasonFapiCode(this.reason[i]),
+          // The book writes only rejection reasons on these kinds.
+          reason: bookReasonName(this.reason[i]) as BookRejectReason,
         };
       case BookEventKind.AMENDED:
         return {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { BookEvent } from './events';
 import { OrderBook } from './order-book';
-import { bookReasonFapiCode, BookReason, NewBookOrder, RestingBookOrder } from './types';
+import { BookRejectReason, NewBookOrder, RestingBookOrder } from './types';
 
 /*
  * The engine against an obviously-correct reference: plain arrays, sorted naively on every use, FOK
@@ -27,8 +27,6 @@ interface ROrder {
   cid?: string;
   time: number;
 }
-
-const code = (reason: string) => bookReasonFapiCode(BookReason[reason as keyof typeof BookReason]);
 
 class ReferenceBook {
   state = 0;
@@ -95,7 +93,7 @@ class ReferenceBook {
     side: number,
     price: number,
     qty: number,
-    reason: string,
+    reason: BookRejectReason,
   ) {
     this.events.push({
       kind,
@@ -106,7 +104,6 @@ class ReferenceBook {
       price,
       qty,
       reason,
-      code: code(reason),
     });
   }
 
@@ -114,7 +111,7 @@ class ReferenceBook {
     this.events = [];
     const isMarket = o.type === 1;
     const price = isMarket ? 0 : o.price;
-    let reason: string | undefined;
+    let reason: BookRejectReason | undefined;
     let qty = o.quantity;
     if (this.state !== 0) reason = 'MARKET_NOT_TRADING';
     else if (isMarket && o.timeInForce === 3) reason = 'INVALID_ORDER';
@@ -326,7 +323,7 @@ class ReferenceBook {
   amend(user: number, id: number, price: number, quantity: number) {
     this.events = [];
     const o = this.orders.find((x) => x.id === id);
-    let reason: string | undefined;
+    let reason: BookRejectReason | undefined;
     if (this.state !== 0) reason = 'MARKET_NOT_TRADING';
     else if (!o || o.user !== user) reason = 'UNKNOWN_ORDER';
     else if (!this.validQty(quantity)) reason = 'INVALID_QUANTITY';

@@ -82,32 +82,22 @@ export function bookReasonName(reason: number): string {
 }
 
 /**
- * The FAPI business error code of a rejection (spec: Errors). Reasons that are not rejections map to
- * -1000; they never reach a client as an error.
+ * The reasons of a refused command (REJECTED, CANCEL_REJECTED, AMEND_REJECTED), named as the
+ * outcome reasons of libs/contracts, which the engine puts on the bus as they are.
  */
-export function bookReasonFapiCode(reason: number): number {
-  switch (reason) {
-    case BookReason.INVALID_ORDER:
-      return -1102;
-    case BookReason.INVALID_QUANTITY:
-      return -1013;
-    case BookReason.INVALID_PRICE:
-    case BookReason.POST_ONLY_WOULD_TAKE:
-    case BookReason.OI_CAP_EXCEEDED:
-    case BookReason.DUPLICATE_ORDER_ID:
-      return -2010;
-    case BookReason.DUPLICATE_CLIENT_ORDER_ID:
-      return -2014;
-    case BookReason.MARKET_NOT_TRADING:
-      return -1121;
-    case BookReason.REDUCE_ONLY_REJECTED:
-      return -2022;
-    case BookReason.UNKNOWN_ORDER:
-      return -2011;
-    default:
-      return -1000;
-  }
-}
+export const BOOK_REJECT_REASONS = [
+  'INVALID_ORDER',
+  'INVALID_QUANTITY',
+  'INVALID_PRICE',
+  'DUPLICATE_ORDER_ID',
+  'DUPLICATE_CLIENT_ORDER_ID',
+  'MARKET_NOT_TRADING',
+  'POST_ONLY_WOULD_TAKE',
+  'REDUCE_ONLY_REJECTED',
+  'OI_CAP_EXCEEDED',
+  'UNKNOWN_ORDER',
+] as const satisfies readonly (keyof typeof BookReason)[];
+export type BookRejectReason = (typeof BOOK_REJECT_REASONS)[number];
 
 /**
  * A new order. Identifiers are safe integers: the shard interns order UUIDs and user addresses to

@@ -67,23 +67,23 @@ describe('trigger orders (New Order rule 8)', () => {
     expect(b.account('u1').frozenMargin().toFixed()).toBe('0');
   });
 
-  it('rejects a trigger already satisfied with ORDER_WOULD_TRIGGER_IMMEDIATELY (-2021)', () => {
+  it('rejects a trigger already satisfied with WOULD_TRIGGER_IMMEDIATELY', () => {
     const b = book('30000');
     expect(b.checkTriggerOrder('u1', trigger('STOP_MARKET', 'BUY', '30000'))).toMatchObject({
       ok: false,
-      reason: 'ORDER_WOULD_TRIGGER_IMMEDIATELY',
+      reason: 'WOULD_TRIGGER_IMMEDIATELY',
     });
     expect(b.checkTriggerOrder('u1', trigger('TAKE_PROFIT_MARKET', 'BUY', '30500'))).toMatchObject({
       ok: false,
-      reason: 'ORDER_WOULD_TRIGGER_IMMEDIATELY',
+      reason: 'WOULD_TRIGGER_IMMEDIATELY',
     });
     expect(b.checkTriggerOrder('u1', trigger('TAKE_PROFIT_MARKET', 'BUY', '29500')).ok).toBe(true);
   });
 
-  it('rejects without a mark price (-2010), before any fill could be evaluated', () => {
+  it('rejects without a mark price, before any fill could be evaluated', () => {
     expect(book().checkTriggerOrder('u1', trigger('STOP_MARKET', 'SELL', '29000'))).toMatchObject({
       ok: false,
-      reason: 'NEW_ORDER_REJECTED',
+      reason: 'NO_MARK_PRICE',
     });
   });
 
@@ -94,7 +94,7 @@ describe('trigger orders (New Order rule 8)', () => {
     expect(r.ok && r.quantity.toFixed()).toBe('0.02');
     expect(b.checkTriggerOrder('u1', trigger('STOP', 'BUY', '31000', { quantity: '0.01' }))).toMatchObject({
       ok: false,
-      reason: 'MANDATORY_PARAM_EMPTY_OR_MALFORMED',
+      reason: 'MISSING_PARAMETER',
     });
     expect(
       b.checkTriggerOrder('u1', trigger('STOP', 'BUY', '31000', { quantity: '0.0001', price: '31000' })),

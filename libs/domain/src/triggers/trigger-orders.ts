@@ -1,7 +1,6 @@
 import { checkOrderShape, type PreTradeRequest } from '../account/pre-trade';
 import type { Account, MarkPrices } from '../account/account';
-import type { PreTradeRejectReason } from '../account/reasons';
-import { reject, type AccountRejection } from '../account/reasons';
+import { PRE_TRADE_REJECT_REASONS, reject, type AccountRejection } from '../account/reasons';
 import type { Market } from '../markets/market';
 import type { Money } from '../money/money';
 
@@ -30,7 +29,8 @@ export function triggeredOrderType(type: TriggerOrderType): 'LIMIT' | 'MARKET' {
   return type === 'STOP' || type === 'TAKE_PROFIT' ? 'LIMIT' : 'MARKET';
 }
 
-export type TriggerRejectReason = PreTradeRejectReason | 'ORDER_WOULD_TRIGGER_IMMEDIATELY';
+export const TRIGGER_REJECT_REASONS = [...PRE_TRADE_REJECT_REASONS, 'WOULD_TRIGGER_IMMEDIATELY'] as const;
+export type TriggerRejectReason = (typeof TRIGGER_REJECT_REASONS)[number];
 
 export interface TriggerOrderAccepted {
   ok: true;
@@ -41,7 +41,7 @@ export interface TriggerOrderAccepted {
 
 /**
  * New Order rule 8: a trigger order passes the order's shape rules at its reference price (price,
- * or stopPrice for the MARKET forms) and must not be satisfied by the current mark price (-2021).
+ * or stopPrice for the MARKET forms) and must not be satisfied by the current mark price.
  * No margin is frozen until it fires; the derived order then goes through pre-trade like any other.
  */
 export function checkTriggerOrder(
@@ -53,14 +53,14 @@ export function checkTriggerOrder(
   const shape = checkOrderShape(account, market, req, marks);
   if (!shape.ok) return shape;
   if (!req.stopPrice.isFinite() || !req.stopPrice.gt(0))
-    return reject('NEW_ORDER_REJECTED', 'stopPrice must be above 0');
+    return reject('INVALID_PRICE', 'stopPrice must be above 0');
   const mark = marks(market.symbol);
   if (!mark || !mark.gt(0))
-    return reject('NEW_ORDER_REJECTED', `no mark price for ${market.symbol} to evaluate the trigger against`);
+    return reject('NO_MARK_PRICE', `no mark price for ${market.symbol} to evaluate the trigger against`);
   const direction = triggerDirection(req.type, req.side);
   if (isTriggered(direction, req.stopPrice, mark))
     return reject(
-      'ORDER_WOULD_TRIGGER_IMMEDIATELY',
+      'WOULD_TRIGGER_IMMEDIATELY',
       `Order would immediately trigger: mark ${mark.toFixed()} already ${direction === 'RISE' ? 'at or above' : 'at or below'} stopPrice ${req.stopPrice.toFixed()}.`,
     );
   return { ok: true, quantity: shape.quantity, direction };

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { Controller, Delete, HttpCode, Post, Put } from '@nestjs/common';
 import {
   FapiError,
-  type FapiErrorName,
   type OrderRecord,
   parseNewOrder,
   type RawParams,
@@ -13,6 +12,7 @@ import { checkOrderShape, checkTriggerOrder, isTriggerOrderType, MarketRegistry,
 import { Caller, type FapiCaller, FapiParams, Signed } from '../../access';
 import { fapiMarket } from '../../markets/market-lookup';
 import { AccountReader } from '../account/account-reader';
+import { fapiRefusal } from '../../outcomes/fapi-outcomes';
 import { fapiOrder, fapiResult } from '../../risk/fapi-outcome';
 import { RiskClient } from '../../risk/risk-client';
 import { batchOrderCount } from '../../rate-limits/rate-limit-rules';
@@ -60,14 +60,14 @@ export class FapiOrdersController {
     const req = parseNewOrder(params);
     const market = fapiMarket(this.markets, req.symbol);
     newOrderCommand(req, market, caller.address, randomUUID());
-    // The rules that need no margin: reference price, lot, notional, client id, trigger (-2021).
+    // The rules that need no margin: reference price, lot, notional, client id, trigger already met.
     const { account, marks } = await this.reader.snapshot(caller.address, [market.symbol]);
     const markPrices = (symbol: string) => marks.get(symbol);
     const shape = { ...req, orderId: '', stopPrice: req.stopPrice ?? new Money(0) };
     const r = isTriggerOrderType(req.type)
       ? checkTriggerOrder(account, market, { ...shape, type: req.type }, markPrices)
       : checkOrderShape(account, market, shape, markPrices);
-    if (!r.ok) throw new FapiError(r.reason as FapiErrorName, r.message);
+    if (!r.ok) throw fapiRefusal({ reason: r.reason, msg: r.message });
     return {};
   }
 

@@ -13,8 +13,8 @@ import {
 } from '@nestjs/common';
 import { type AuthUser, CurrentUser, JwtAuthGuard } from '@perp/auth';
 import { HOT_STORE, type HotStore } from '@perp/cache';
-import { NativeError, type OrderRecord, readBookTop, readOpenInterest } from '@perp/contracts';
-import { MarketRegistry, Money, positionClosingQty } from '@perp/domain';
+import { NativeError, type OrderRecord, readBookTop } from '@perp/contracts';
+import { MarketRegistry } from '@perp/domain';
 import { AccountReader } from '../../fapi/account/account-reader';
 import { nativeMarket } from '../../markets/market-lookup';
 import { RiskClient } from '../../risk/risk-client';
@@ -25,13 +25,7 @@ import {
   parseNativeOrder,
 } from './native-order-body';
 import { nativeOrderView, nativeRecordView, type NativeOrderView } from './native-order-view';
-import {
-  isOiCapRefusal,
-  nativeRefusal,
-  oiCapDetails,
-  oiCapMessage,
-  type RiskRefusal,
-} from './native-refusal';
+import { nativeRefusal } from './native-refusal';
 import { OrderLookup } from './order-lookup';
 import { type BookLevel, checkSlippage } from './slippage';
 
@@ -67,7 +61,7 @@ export class NativeOrdersController {
       if (!set.ok) throw nativeRefusal(set);
     }
     const outcome = await this.risk.send(command);
-    if (!outcome.ok) throw await this.refusal(user.address, input, outcome);
+    if (!outcome.ok) throw nativeRefusal(outcome, input.market.symbol);
     return nativeRecordView(outcome.result as OrderRecord, input.market);
   }
 
@@ -131,26 +125,6 @@ export class NativeOrdersController {
       completeDepth: levels.length === 0,
     });
     if (!verdict.ok) throw new NativeError('SLIPPAGE_EXCEEDED', verdict.message);
-  }
-
-  /** A refused order; an open-interest refusal says the current interest, the cap and the order's delta. */
-  private async refusal(address: string, input: NativeOrderInput, r: RiskRefusal): Promise<NativeError> {
-    if (!isOiCapRefusal(r)) return nativeRefusal(r);
-    const { market } = input;
-    const [oi, snapshot] = await Promise.all([
-      readOpenInterest(this.hot, market.symbol),
-      this.reader.load(address),
-    ]);
-    const qty = lotQuantity(market, input.quantity);
-    const closing = positionClosingQty(snapshot.account.position(market.symbol), input.side, qty);
-    const details = oiCapDetails(
-      market.symbol,
-      input.side,
-      oi,
-      { long: new Money(market.maxLongOi), short: new Money(market.maxShortOi) },
-      qty.minus(closing),
-    );
-    return new NativeError('OI_CAP_EXCEEDED', oiCapMessage(details));
   }
 }
 

@@ -1,5 +1,5 @@
 import { Money, parseDecimal } from '@perp/domain';
-import { balanceEvent, fapiError, forwarded, rejection, type RiskHandler } from './risk-context';
+import { balanceEvent, forwarded, refusal, type RiskHandler } from './risk-context';
 
 /**
  * Modify a resting LIMIT order: margin as for a new order of the open quantity at the new price;
@@ -10,26 +10,26 @@ export const amendOrder: RiskHandler<'order.amend'> = (ctx, cmd) => {
   const rec = p.findOpen(cmd.user, cmd.orderId, cmd.clientOrderId);
   const market = ctx.markets.find(cmd.symbol);
   if (!rec || !market || rec.symbol !== market.symbol) {
-    out.reply = fapiError(-2013, 'Order does not exist.');
+    out.reply = refusal('ORDER_NOT_MODIFIABLE', 'no open order with this id');
     return;
   }
   if (rec.side !== cmd.side) {
-    out.reply = fapiError(-1102, 'Side does not match the order.');
+    out.reply = refusal('SIDE_MISMATCH', 'side does not match the order');
     return;
   }
   if (rec.type !== 'LIMIT') {
-    out.reply = fapiError(-2013, 'Only LIMIT orders can be modified.');
+    out.reply = refusal('ORDER_NOT_MODIFIABLE', 'only LIMIT orders can be modified');
     return;
   }
   const openQty = new Money(cmd.quantity).minus(rec.executedQty);
   if (!openQty.gt(0)) {
-    out.reply = fapiError(-2013, 'The new quantity is not above the executed quantity.');
+    out.reply = refusal('ORDER_NOT_MODIFIABLE', 'the new quantity is not above the executed quantity');
     return;
   }
   const account = p.book.account(cmd.user);
   const before = account.order(rec.orderId);
   if (!before) {
-    out.reply = fapiError(-2013, 'Order does not exist.');
+    out.reply = refusal('ORDER_NOT_MODIFIABLE', 'no open order with this id');
     return;
   }
   const old = { ...before };
@@ -46,7 +46,7 @@ export const amendOrder: RiskHandler<'order.amend'> = (ctx, cmd) => {
   });
   if (!r.ok) {
     account.addOrder(old);
-    out.reply = rejection(r.reason, r.message);
+    out.reply = refusal(r.reason, r.message);
     return;
   }
   out.engineCommands.push({

@@ -1,11 +1,11 @@
-import { closeOrder, fapiError, forwarded, type RiskHandler } from './risk-context';
+import { closeOrder, forwarded, refusal, type RiskHandler } from './risk-context';
 
 /** Cancel: a waiting trigger is cancelled here; a resting order by the engine (it answers). */
 export const cancelOrder: RiskHandler<'order.cancel'> = (ctx, cmd) => {
   const { p, out } = ctx;
   const rec = p.findOpen(cmd.user, cmd.orderId, cmd.clientOrderId);
   if (!rec || rec.symbol !== cmd.symbol) {
-    out.reply = fapiError(-2011, 'Unknown order sent.');
+    out.reply = refusal('UNKNOWN_ORDER', 'no open order with this id');
     return;
   }
   if (p.triggers.remove(rec.orderId)) {

@@ -1,11 +1,11 @@
 import { parseDecimal } from '@perp/domain';
-import { rejection, type RiskHandler } from './risk-context';
+import { refusal, type RiskHandler } from './risk-context';
 
 /** Adds to or removes from an isolated position's collateral. */
 export const moveCollateral: RiskHandler<'collateral'> = (ctx, cmd) => {
   const amount = parseDecimal(cmd.amount);
   if (!amount || !amount.gt(0)) {
-    ctx.out.reply = rejection('INVALID_AMOUNT', 'amount must be positive');
+    ctx.out.reply = refusal('INVALID_AMOUNT', 'amount must be positive');
     return;
   }
   const book = ctx.p.book;
@@ -14,7 +14,7 @@ export const moveCollateral: RiskHandler<'collateral'> = (ctx, cmd) => {
       ? book.addCollateral(cmd.user, cmd.symbol, amount)
       : book.removeCollateral(cmd.user, cmd.symbol, amount);
   if (!r.ok) {
-    ctx.out.reply = rejection(r.reason, r.message);
+    ctx.out.reply = refusal(r.reason, r.message);
     return;
   }
   ctx.out.reply = {

@@ -1,11 +1,11 @@
 import { parseDecimal } from '@perp/domain';
-import { balanceEvent, rejection, type RiskHandler } from './risk-context';
+import { balanceEvent, refusal, type RiskHandler } from './risk-context';
 
 /** Admin deposit: credits the wallet (idempotent by the deposit id in the ledger). */
 export const deposit: RiskHandler<'deposit'> = (ctx, cmd) => {
   const amount = parseDecimal(cmd.amount);
   if (!amount || !amount.gt(0)) {
-    ctx.out.reply = rejection('INVALID_AMOUNT', 'amount must be positive');
+    ctx.out.reply = refusal('INVALID_AMOUNT', 'amount must be positive');
     return;
   }
   const book = ctx.p.book;

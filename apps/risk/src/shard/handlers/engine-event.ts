@@ -13,7 +13,7 @@ export const engineEvent: RiskHandler<'engine.event'> = (ctx, cmd) => {
   if (!ctx.p.isNewEngineEvent(source.partition, offset, source.index)) return;
   // Replies to forwarded commands come from the event that ends them, not from this message.
   ctx.out.replyTo = undefined;
-  applyEngineEvent(ctx, event, source.index % 2 === 0 ? 'MAKER' : 'TAKER');
+  applyEngineEvent(ctx, event, cmd.liquidity ?? legacyLiquidity(source.index));
   // Marked once applied: a copy whose settlement threw is retried, not taken for a duplicate.
   ctx.p.markEngineEvent(source.partition, offset, source.index);
 };
@@ -61,9 +61,17 @@ function commandResult(ctx: RiskContext, event: Extract<EngineEvent, { type: 'co
   if (!event.replyTo) return;
   out.replyTo = event.replyTo;
   if (!event.ok) {
-    out.reply = { ok: false, error: event.error ?? { code: -1000, msg: 'Unknown engine error.' } };
+    out.reply = {
+      ok: false,
+      error: event.error ?? { reason: 'INTERNAL_ERROR', msg: 'the engine gave no reason' },
+    };
     return;
   }
   const rec = event.orderId === undefined ? undefined : p.record(event.orderId);
   out.reply = { ok: true, result: rec ?? event.result };
+}
+
+/** Trade copies routed before `liquidity` existed: the router numbered the maker's copy even. */
+function legacyLiquidity(index: number): 'MAKER' | 'TAKER' {
+  return index % 2 === 0 ? 'MAKER' : 'TAKER';
 }

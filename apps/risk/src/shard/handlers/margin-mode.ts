@@ -1,10 +1,10 @@
-import { rejection, type RiskHandler } from './risk-context';
+import { refusal, type RiskHandler } from './risk-context';
 
 /** The account's margin mode (cross, isolated, unified). */
 export const setMarginMode: RiskHandler<'margin.mode'> = (ctx, cmd) => {
   const r = ctx.p.book.setMarginMode(cmd.user, cmd.mode);
   if (!r.ok) {
-    ctx.out.reply = rejection(r.reason, r.message);
+    ctx.out.reply = refusal(r.reason, r.message);
     return;
   }
   ctx.out.reply = { ok: true, result: { marginMode: r.mode, changed: r.changed } };

@@ -2,12 +2,11 @@ import { isTriggerOrderType, type Market, type TriggerOrderType } from '@perp/do
 import { newOrderRecord } from '../order-records';
 import {
   balanceEvent,
-  fapiError,
   forwardOrder,
   type NewOrderCommand,
   optionalMoney,
   preTradeRequest,
-  rejection,
+  refusal,
   type RiskContext,
   type RiskHandler,
 } from './risk-context';
@@ -20,16 +19,18 @@ export const newOrder: RiskHandler<'order.new'> = (ctx, cmd) => {
   const { p, out } = ctx;
   const market = ctx.markets.find(cmd.symbol);
   if (!market || market.status !== 'TRADING') {
-    out.reply = fapiError(-1121, 'Invalid symbol.');
+    out.reply = market
+      ? refusal('MARKET_NOT_TRADING', `${market.symbol} is not trading`)
+      : refusal('INVALID_SYMBOL', `no market ${cmd.symbol}`);
     return;
   }
   if (p.record(cmd.orderId)) {
-    out.reply = fapiError(-2010, 'Duplicate order id.');
+    out.reply = refusal('DUPLICATE_ORDER_ID', 'order id already in use');
     return;
   }
   // Waiting trigger orders hold no margin, so the account does not know their client ids.
   if (p.findOpen(cmd.user, undefined, cmd.clientOrderId)) {
-    out.reply = rejection('API_KEY_FORMAT', 'newClientOrderId is used by an active order');
+    out.reply = refusal('DUPLICATE_CLIENT_ORDER_ID', 'newClientOrderId is used by an active order');
     return;
   }
   const order = { ...cmd, symbol: market.symbol };
@@ -37,7 +38,7 @@ export const newOrder: RiskHandler<'order.new'> = (ctx, cmd) => {
   if (isTriggerOrderType(type)) return newTrigger(ctx, { ...order, orderType: type }, market);
   const r = forwardOrder(ctx, order, 0);
   if (!r.ok) {
-    out.reply = rejection(r.reason, r.message);
+    out.reply = refusal(r.reason, r.message);
     return;
   }
   const record = newOrderRecord(order, r.quantity, market);
@@ -55,12 +56,12 @@ function newTrigger(
   const { p, m, out } = ctx;
   const stopPrice = optionalMoney(cmd.stopPrice);
   if (!stopPrice) {
-    out.reply = rejection('MANDATORY_PARAM_EMPTY_OR_MALFORMED', 'stopPrice is required');
+    out.reply = refusal('MISSING_PARAMETER', 'stopPrice is required');
     return;
   }
   const r = p.book.checkTriggerOrder(cmd.user, { ...preTradeRequest(cmd), type: cmd.orderType, stopPrice });
   if (!r.ok) {
-    out.reply = rejection(r.reason, r.message);
+    out.reply = refusal(r.reason, r.message);
     return;
   }
   const record = newOrderRecord(cmd, r.quantity, market);

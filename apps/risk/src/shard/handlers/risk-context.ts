@@ -1,5 +1,5 @@
 import type { BusMessage } from '@perp/bus';
-import { FAPI_ERRORS, type OrderRecord, outputId, type RiskCommand } from '@perp/contracts';
+import { type OrderRecord, type OutcomeReason, outputId, type RiskCommand } from '@perp/contracts';
 import {
   type MarketRegistry,
   type Money,
@@ -26,14 +26,9 @@ export type RiskCommandOf<K extends RiskCommand['type']> = Extract<RiskCommand, 
 export type RiskHandler<K extends RiskCommand['type']> = (ctx: RiskContext, cmd: RiskCommandOf<K>) => void;
 export type NewOrderCommand = RiskCommandOf<'order.new'>;
 
-/** A domain reject reason as a reply error: the FAPI code where the FAPI table has it, else the name. */
-export function rejection(reason: string, msg: string): ReplyBody {
-  const fapi = (FAPI_ERRORS as Record<string, { code: number }>)[reason];
-  return { ok: false, error: { code: fapi?.code ?? reason, msg, reason } };
-}
-
-export function fapiError(code: number, msg: string): ReplyBody {
-  return { ok: false, error: { code, msg } };
+/** A refusal as the reply: a neutral reason (the domain's reasons are among them) and a message. */
+export function refusal(reason: OutcomeReason, msg: string): ReplyBody {
+  return { ok: false, error: { reason, msg } };
 }
 
 export function optionalMoney(v?: string): Money | undefined {
