@@ -1,0 +1,325 @@
+import {
+  type Admin,
+  type Consumer,
+  type EachBatchPayload,
+  type EachMessagePayload,
+  type IHeaders,
+  type Kafka,
+} from 'kafkajs';
+import {
+  type BusHeaders,
+  type BusLogger,
+  type BusMessage,
+  BusClosedError,
+  checkHandlers,
+  type PartitionsListener,
+  type SubscribeOptions,
+  type Subscription,
+  type TopicPartition,
+  type TopicPartitionOffset,
+} from '../bus';
+import { errorText, retryDelay } from '../logger';
+import type { KafkaBusOptions } from './kafka-bus';
+
+export const tpKey = (topic: string, partition: number) => `${topic}\u0000${partition}`;
+
+interface PartitionState {
+  /** Next offset to deliver; undefined until the first delivery or seek. */
+  position?: bigint;
+  /** Bumped by every seek: a message fetched before it is stale. */
+  epoch: number;
+  attempt: number;
+}
+
+/** One kafkajs consumer: a member of `groupId`. */
+export class KafkaSubscription implements Subscription {
+  readonly groupId: string;
+  failed = false;
+  onClose?: () => void;
+  private readonly consumer: Consumer;
+  private readonly parts = new Map<string, PartitionState>();
+  private readonly resumeTimers = new Map<string, NodeJS.Timeout>();
+  private readonly maxBatch: number;
+  private assigning: Promise<void> = Promise.resolve();
+  private inflight: Promise<unknown> = Promise.resolve();
+  private generations = 0;
+  private latest?: Map<string, string>;
+  private closed = false;
+  private starting?: Promise<void>;
+  private joined?: { resolve: () => void; reject: (e: Error) => void; done: boolean };
+
+  constructor(
+    kafka: Kafka,
+    private readonly admin: Admin,
+    private readonly options: SubscribeOptions,
+    private readonly config: KafkaBusOptions,
+    private readonly logger: BusLogger,
+  ) {
+    this.groupId = options.groupId;
+    this.maxBatch = checkHandlers(options);
+    const t = config.consumer ?? {};
+    this.consumer = kafka.consumer({
+      groupId: options.groupId,
+      sessionTimeout: t.sessionTimeoutMs ?? 10_000,
+      heartbeatInterval: t.heartbeatIntervalMs ?? 1_000,
+      rebalanceTimeout: t.rebalanceTimeoutMs ?? 10_000,
+      maxWaitTimeInMs: t.maxWaitTimeMs ?? 100,
+      allowAutoTopicCreation: true,
+    });
+  }
+
+  start(): Promise<void> {
+    return (this.starting ??= this.join());
+  }
+
+  private async join(): Promise<void> {
+    const topics = [...this.options.topics];
+    const joined = new Promise<void>((resolve, reject) => (this.joined = { resolve, reject, done: false }));
+    joined.catch(() => undefined); // close() may reject it before it is awaited
+    const open = () => {
+      if (this.closed) throw new BusClosedError();
+    };
+    const timeoutMs = this.config.consumer?.joinTimeoutMs ?? 60_000;
+    const timer = setTimeout(
+      () => this.settleJoin(new Error(`group ${this.groupId}: no assignment in ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    try {
+      if (this.options.start === 'latest') {
+        // "latest" is the end as of subscribe(): fetched before joining, so nothing published after slips by.
+        this.latest = new Map();
+        for (const topic of topics) {
+          for (const o of await this.admin.fetchTopicOffsets(topic))
+            this.latest.set(tpKey(topic, o.partition), o.high);
+        }
+      }
+      open();
+      await this.consumer.connect();
+      open();
+      await this.consumer.subscribe({ topics, fromBeginning: this.options.start !== 'latest' });
+      open();
+      this.consumer.on(this.consumer.events.GROUP_JOIN, ({ payload }) =>
+        this.onJoin(payload.memberAssignment),
+      );
+      this.consumer.on(this.consumer.events.CRASH, ({ payload }) => {
+        this.logger.error(
+          `group ${this.groupId} consumer crashed (restart: ${payload.restart}): ${errorText(payload.error)}`,
+        );
+        if (!payload.restart) {
+          this.failed = true;
+          this.settleJoin(payload.error);
+        }
+      });
+      await this.consumer.run({
+        autoCommit: false,
+        partitionsConsumedConcurrently: this.config.consumer?.concurrency ?? 1,
+        ...(this.options.batchHandler
+          ? { eachBatch: (p: EachBatchPayload) => this.onBatch(p) }
+          : { eachMessage: (p: EachMessagePayload) => this.onMessage(p) }),
+      });
+      await joined;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  assignment(): TopicPartition[] {
+    return [...this.parts.keys()].map(toTp);
+  }
+
+  async commit(offsets: TopicPartitionOffset | readonly TopicPartitionOffset[]): Promise<void> {
+    const list = Array.isArray(offsets) ? offsets : [offsets as TopicPartitionOffset];
+    await this.consumer.commitOffsets(
+      list.map(({ topic, partition, offset }) => ({ topic, partition, offset })),
+    );
+  }
+
+  seek({ topic, partition, offset }: TopicPartitionOffset): void {
+    const st = this.parts.get(tpKey(topic, partition));
+    if (!st) throw new Error(`seek: ${topic}/${partition} is not assigned to this member`);
+    st.position = BigInt(offset);
+    st.epoch++;
+    this.consumer.seek({ topic, partition, offset });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const t of this.resumeTimers.values()) clearTimeout(t);
+    this.resumeTimers.clear();
+    this.settleJoin(new BusClosedError());
+    await this.starting?.catch(() => undefined);
+    // While still a member: let the handler in flight finish, then onRevoked (it may still commit).
+    await this.inflight;
+    await this.assigning;
+    const lost = this.assignment();
+    this.parts.clear();
+    await this.notify(this.options.onRevoked, lost, 'onRevoked');
+    try {
+      await this.consumer.disconnect();
+    } finally {
+      this.onClose?.();
+    }
+  }
+
+  private settleJoin(error?: Error): void {
+    if (!this.joined || this.joined.done) return;
+    this.joined.done = true;
+    if (error) this.joined.reject(error);
+    else this.joined.resolve();
+  }
+
+  private onJoin(memberAssignment: Record<string, number[]>): void {
+    const next = new Set<string>();
+    for (const topic of this.options.topics) {
+      for (const partition of memberAssignment[topic] ?? []) next.add(tpKey(topic, partition));
+    }
+    // kafkajs restarts kept partitions from the committed offset: continue where this member was.
+    for (const [k, st] of this.parts) {
+      if (next.has(k) && st.position !== undefined) {
+        const [topic, partition] = k.split('\u0000');
+        st.epoch++;
+        this.consumer.seek({ topic: topic!, partition: Number(partition), offset: st.position.toString() });
+      }
+    }
+    const first = this.generations++ === 0;
+    this.assigning = this.assigning.then(() => this.applyAssignment(next, first));
+  }
+
+  private async applyAssignment(next: Set<string>, first: boolean): Promise<void> {
+    if (this.closed) return;
+    const revoked = [...this.parts.keys()].filter((k) => !next.has(k));
+    const gained = [...next].filter((k) => !this.parts.has(k));
+    for (const k of revoked) {
+      this.parts.delete(k);
+      clearTimeout(this.resumeTimers.get(k));
+      this.resumeTimers.delete(k);
+    }
+    await this.notify(this.options.onRevoked, revoked.map(toTp), 'onRevoked');
+    for (const k of gained) this.parts.set(k, { epoch: 0, attempt: 0 });
+    if (first && this.latest && gained.length) await this.startAtLatest(gained);
+    await this.notify(this.options.onAssigned, gained.map(toTp), 'onAssigned');
+    if (first) this.settleJoin();
+  }
+
+  /** Partitions the group never committed start at the end recorded before joining. */
+  private async startAtLatest(gained: string[]): Promise<void> {
+    const topics = [...new Set(gained.map((k) => toTp(k).topic))];
+    const committed = new Map<string, string>();
+    for (const t of await this.admin.fetchOffsets({ groupId: this.groupId, topics })) {
+      for (const p of t.partitions) committed.set(tpKey(t.topic, p.partition), p.offset);
+    }
+    for (const k of gained) {
+      const end = this.latest!.get(k);
+      const c = committed.get(k);
+      if (end !== undefined && (c === undefined || BigInt(c) < 0n)) this.seek({ ...toTp(k), offset: end });
+    }
+  }
+
+  private async onMessage({ topic, partition, message }: EachMessagePayload): Promise<void> {
+    const key = tpKey(topic, partition);
+    const before = this.parts.get(key);
+    const epoch = before?.epoch ?? 0;
+    await this.assigning; // onAssigned (and its seeks) before any message of the new assignment
+    const st = this.parts.get(key);
+    if (this.closed || !st || (before && before !== st) || st.epoch !== epoch) return; // stale: kafkajs refetches
+    const offset = BigInt(message.offset);
+    if (st.position !== undefined && offset < st.position) return; // delivered before a rebalance
+    const run = this.deliver(topic, partition, message, st, offset, epoch);
+    this.inflight = run;
+    await run;
+  }
+
+  /** Batched turns: the fetched batch, from the partition's position, in chunks of `maxBatch`. */
+  private async onBatch({ batch }: EachBatchPayload): Promise<void> {
+    const { topic, partition } = batch;
+    const key = tpKey(topic, partition);
+    const before = this.parts.get(key);
+    const epoch = before?.epoch ?? 0;
+    await this.assigning;
+    const st = this.parts.get(key);
+    if (this.closed || !st || (before && before !== st) || st.epoch !== epoch) return;
+    const from = st.position;
+    const fresh =
+      from === undefined ? batch.messages : batch.messages.filter((m) => BigInt(m.offset) >= from);
+    for (let i = 0; i < fresh.length; i += this.maxBatch) {
+      const chunk = fresh.slice(i, i + this.maxBatch);
+      const last = BigInt(chunk[chunk.length - 1]!.offset);
+      const run = this.deliver(topic, partition, chunk, st, last, epoch);
+      this.inflight = run;
+      if (!(await run) || this.closed || st.epoch !== epoch) return;
+    }
+  }
+
+  /** Hands `messages` (one, or a batch) to the handler; on failure seeks back to the first of them. */
+  private async deliver(
+    topic: string,
+    partition: number,
+    messages: EachMessagePayload['message'] | readonly EachMessagePayload['message'][],
+    st: PartitionState,
+    offset: bigint,
+    epoch: number,
+  ): Promise<boolean> {
+    const decode = (message: EachMessagePayload['message']): BusMessage => ({
+      topic,
+      partition,
+      offset: message.offset,
+      key: message.key?.toString('utf8') ?? '',
+      value: message.value ? JSON.parse(message.value.toString('utf8')) : null,
+      headers: decodeHeaders(message.headers),
+      timestamp: Number(message.timestamp),
+    });
+    const list = Array.isArray(messages) ? messages : undefined;
+    const message = list ? list[0]! : (messages as EachMessagePayload['message']);
+    try {
+      if (list) await this.options.batchHandler!(list.map(decode));
+      else await this.options.handler!(decode(message));
+    } catch (e) {
+      if (this.closed || st.epoch !== epoch) return false;
+      // Redeliver from this message after a backoff: pause the partition and seek back to it.
+      st.attempt++;
+      const delay = retryDelay(st.attempt, this.config.retry);
+      this.logger.warn(
+        `handler failed on ${topic}/${partition}@${message.offset} (attempt ${st.attempt}, retry in ${delay} ms): ${errorText(e)}`,
+      );
+      const key = tpKey(topic, partition);
+      this.consumer.pause([{ topic, partitions: [partition] }]);
+      this.seek({ topic, partition, offset: message.offset });
+      this.resumeTimers.set(
+        key,
+        setTimeout(() => {
+          this.resumeTimers.delete(key);
+          if (!this.closed) this.consumer.resume([{ topic, partitions: [partition] }]);
+        }, delay),
+      );
+      return false;
+    }
+    st.attempt = 0;
+    if (st.epoch === epoch) st.position = offset + 1n;
+    return true;
+  }
+
+  private async notify(listener: PartitionsListener | undefined, tps: TopicPartition[], name: string) {
+    if (!listener || !tps.length) return;
+    try {
+      await listener(tps, this);
+    } catch (e) {
+      this.logger.error(`${name} of group ${this.groupId} failed: ${errorText(e)}`);
+    }
+  }
+}
+
+function toTp(k: string): TopicPartition {
+  const [topic, partition] = k.split('\u0000');
+  return { topic: topic!, partition: Number(partition) };
+}
+
+function decodeHeaders(headers: IHeaders | undefined): BusHeaders {
+  const out: BusHeaders = {};
+  if (!headers) return out;
+  for (const [k, v] of Object.entries(headers)) {
+    const last = Array.isArray(v) ? v[v.length - 1] : v;
+    if (last !== undefined) out[k] = Buffer.isBuffer(last) ? last.toString('utf8') : String(last);
+  }
+  return out;
+}

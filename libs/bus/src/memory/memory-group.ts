@@ -1,0 +1,321 @@
+import {
+  type BatchHandler,
+  type BusConfig,
+  type BusHeaders,
+  type BusLogger,
+  type BusMessage,
+  checkHandlers,
+  type MessageHandler,
+  type PartitionsListener,
+  type SubscribeOptions,
+  type Subscription,
+  type TopicPartition,
+  type TopicPartitionOffset,
+} from '../bus';
+import { errorText, retryDelay } from '../logger';
+import { KeyPartitioner } from '../partitioner';
+import type { MemoryBus } from './memory-bus';
+
+/** The memory bus's partitions, cursors and consumer groups (the log itself is MemoryBus). */
+export const EMPTY_HEADERS: BusHeaders = Object.freeze({}) as BusHeaders;
+/** A cursor yields to the event loop after this many consecutive messages (long replays). */
+const YIELD_EVERY = 4096;
+
+export const tpKey = (topic: string, partition: number) => `${topic}\u0000${partition}`;
+
+export class PartitionLog {
+  /** Visible messages; messages[i].offset === String(i). */
+  readonly messages: BusMessage[] = [];
+  /** Next offset to hand out (ahead of messages.length while journal writes are in flight). */
+  end = 0;
+  private waiting: Cursor[] = [];
+  private spare: Cursor[] = [];
+
+  constructor(readonly topic: string) {}
+
+  append(message: BusMessage, taps: ((m: BusMessage) => void)[]): void {
+    this.messages.push(message);
+    if (this.waiting.length) {
+      const woken = this.waiting;
+      this.waiting = this.spare;
+      for (let i = 0; i < woken.length; i++) woken[i]!.wake();
+      woken.length = 0;
+      this.spare = woken;
+    }
+    for (let i = 0; i < taps.length; i++) taps[i]!(message);
+  }
+
+  wait(cursor: Cursor): void {
+    this.waiting.push(cursor);
+  }
+}
+
+export class TopicLog {
+  readonly partitions: PartitionLog[];
+  readonly partitioner: KeyPartitioner;
+  readonly taps: ((m: BusMessage) => void)[] = [];
+
+  constructor(
+    readonly name: string,
+    count: number,
+  ) {
+    this.partitioner = new KeyPartitioner(count);
+    this.partitions = Array.from({ length: count }, () => new PartitionLog(name));
+  }
+}
+
+/** One member's reader of one partition: delivers in order, a message or a batch at a time, retrying failures. */
+class Cursor {
+  epoch = 0;
+  private running = false;
+  private scheduled = false;
+  private stopped = false;
+  private waiting = false;
+  private attempt = 0;
+  private idle?: () => void;
+  private sleepTimer?: NodeJS.Timeout;
+  private sleepDone?: () => void;
+
+  constructor(
+    private readonly member: MemberSubscription,
+    readonly log: PartitionLog,
+    readonly partition: number,
+    public position: number,
+  ) {}
+
+  /** The log has a new message for a waiting cursor. */
+  wake(): void {
+    this.waiting = false;
+    this.kick();
+  }
+
+  /** Runs the cursor soon (a microtask): never inside the publisher's call. */
+  kick(): void {
+    if (this.running || this.scheduled || this.stopped) return;
+    this.scheduled = true;
+    queueMicrotask(this.start);
+  }
+
+  private readonly start = (): void => {
+    this.scheduled = false;
+    if (!this.running && !this.stopped) void this.run();
+  };
+
+  seek(offset: number): void {
+    this.position = offset;
+    this.epoch++;
+    this.kick();
+  }
+
+  /** Resolves once no handler of this cursor runs any more. */
+  stop(): Promise<void> {
+    this.stopped = true;
+    if (this.sleepTimer) {
+      clearTimeout(this.sleepTimer);
+      this.sleepDone?.();
+    }
+    if (!this.running) return Promise.resolve();
+    return new Promise((resolve) => (this.idle = resolve));
+  }
+
+  private async run(): Promise<void> {
+    this.running = true;
+    const log = this.log;
+    const messages = log.messages;
+    const { handler, batchHandler } = this.member;
+    let streak = 0;
+    try {
+      while (!this.stopped) {
+        const pos = this.position;
+        if (pos >= messages.length) {
+          if (!this.waiting) {
+            this.waiting = true;
+            log.wait(this);
+          }
+          break;
+        }
+        const epoch = this.epoch;
+        const end = batchHandler ? Math.min(messages.length, pos + this.member.maxBatch) : pos + 1;
+        try {
+          const r = batchHandler ? batchHandler(messages.slice(pos, end)) : handler!(messages[pos]!);
+          if (r !== undefined) await r;
+        } catch (e) {
+          this.attempt++;
+          const delay = retryDelay(this.attempt, this.member.retry);
+          this.member.logger.warn(
+            `handler failed on ${log.topic}/${this.partition}@${pos} (attempt ${this.attempt}, retry in ${delay} ms): ${errorText(e)}`,
+          );
+          await this.sleep(delay);
+          continue;
+        }
+        this.attempt = 0;
+        if (epoch === this.epoch) this.position = end;
+        streak += end - pos;
+        if (streak >= YIELD_EVERY) {
+          streak = 0;
+          await new Promise<void>((resolve) => setImmediate(resolve));
+        }
+      }
+    } finally {
+      this.running = false;
+      if (this.stopped) this.idle?.();
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      this.sleepDone = resolve;
+      this.sleepTimer = setTimeout(resolve, ms);
+    });
+  }
+}
+
+export class MemberSubscription implements Subscription {
+  readonly groupId: string;
+  readonly topics: readonly string[];
+  readonly handler?: MessageHandler;
+  readonly batchHandler?: BatchHandler;
+  readonly maxBatch: number;
+  readonly retry: BusConfig['retry'];
+  readonly cursors = new Map<string, Cursor>();
+  closed = false;
+
+  constructor(
+    private readonly bus: MemoryBus,
+    private readonly group: Group,
+    private readonly options: SubscribeOptions,
+    readonly logger: BusLogger,
+  ) {
+    this.groupId = options.groupId;
+    this.topics = [...options.topics];
+    this.handler = options.handler;
+    this.batchHandler = options.batchHandler;
+    this.maxBatch = checkHandlers(options);
+    this.retry = bus.retry;
+  }
+
+  assignment(): TopicPartition[] {
+    return [...this.cursors.values()].map((c) => ({ topic: c.log.topic, partition: c.partition }));
+  }
+
+  commit(offsets: TopicPartitionOffset | readonly TopicPartitionOffset[]): Promise<void> {
+    const list = Array.isArray(offsets) ? offsets : [offsets as TopicPartitionOffset];
+    return Promise.all(list.map((o) => this.bus.commitOffset(this.group, o))).then(() => undefined);
+  }
+
+  seek({ topic, partition, offset }: TopicPartitionOffset): void {
+    const cursor = this.cursors.get(tpKey(topic, partition));
+    if (!cursor) throw new Error(`seek: ${topic}/${partition} is not assigned to this member`);
+    const o = Number(offset);
+    if (!Number.isSafeInteger(o) || o < 0 || o > cursor.log.end) {
+      throw new RangeError(`seek: offset ${offset} outside ${topic}/${partition} [0, ${cursor.log.end}]`);
+    }
+    cursor.seek(o);
+  }
+
+  close(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    this.closed = true;
+    return this.group.leave(this);
+  }
+
+  /** Stops the cursors of `lost`, then tells the application. */
+  async revoke(lost: TopicPartition[]): Promise<void> {
+    if (!lost.length) return;
+    const stopping: Promise<void>[] = [];
+    for (const tp of lost) {
+      const key = tpKey(tp.topic, tp.partition);
+      const c = this.cursors.get(key);
+      if (c) stopping.push(c.stop());
+      this.cursors.delete(key);
+    }
+    await Promise.all(stopping);
+    await this.notify(this.options.onRevoked, lost, 'onRevoked');
+  }
+
+  /** Positions cursors at the group's committed offsets, tells the application, then starts them. */
+  async assign(gained: TopicPartition[]): Promise<void> {
+    if (!gained.length) return;
+    const fresh: Cursor[] = [];
+    for (const tp of gained) {
+      const log = this.bus.partitionLog(tp.topic, tp.partition);
+      const committed = this.group.committed.get(tpKey(tp.topic, tp.partition));
+      const position = committed ?? (this.options.start === 'latest' ? log.end : 0);
+      const cursor = new Cursor(this, log, tp.partition, position);
+      this.cursors.set(tpKey(tp.topic, tp.partition), cursor);
+      fresh.push(cursor);
+    }
+    await this.notify(this.options.onAssigned, gained, 'onAssigned');
+    for (const c of fresh) if (this.cursors.get(tpKey(c.log.topic, c.partition)) === c) c.kick();
+  }
+
+  owns(tp: TopicPartition): boolean {
+    return this.cursors.has(tpKey(tp.topic, tp.partition));
+  }
+
+  private async notify(listener: PartitionsListener | undefined, tps: TopicPartition[], name: string) {
+    if (!listener) return;
+    try {
+      await listener(
+        tps.map((tp) => ({ ...tp })),
+        this,
+      );
+    } catch (e) {
+      this.logger.error(`${name} of group ${this.groupId} failed: ${errorText(e)}`);
+    }
+  }
+}
+
+/** A consumer group inside the process: members in join order, committed offsets, serialized rebalances. */
+export class Group {
+  readonly members: MemberSubscription[] = [];
+  readonly committed = new Map<string, number>();
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly id: string,
+    private readonly bus: MemoryBus,
+  ) {}
+
+  join(member: MemberSubscription): Promise<void> {
+    this.members.push(member);
+    return this.enqueue(() => this.rebalance());
+  }
+
+  leave(member: MemberSubscription): Promise<void> {
+    const i = this.members.indexOf(member);
+    if (i >= 0) this.members.splice(i, 1);
+    return this.enqueue(() => this.rebalance(member));
+  }
+
+  private enqueue(step: () => Promise<void>): Promise<void> {
+    const next = this.queue.then(step);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Round-robin over the members subscribed to each topic; revocations complete before assignments. */
+  private async rebalance(leaving?: MemberSubscription): Promise<void> {
+    const target = new Map<MemberSubscription, TopicPartition[]>(this.members.map((m) => [m, []]));
+    const topics = [...new Set(this.members.flatMap((m) => m.topics))];
+    let i = 0;
+    for (const topic of topics) {
+      const eligible = this.members.filter((m) => m.topics.includes(topic));
+      const count = this.bus.topicLog(topic).partitions.length;
+      for (let partition = 0; partition < count; partition++) {
+        target.get(eligible[i++ % eligible.length]!)!.push({ topic, partition });
+      }
+    }
+    const inTarget = (m: MemberSubscription, tp: TopicPartition) =>
+      target.get(m)?.some((t) => t.topic === tp.topic && t.partition === tp.partition) ?? false;
+    const everyone = leaving ? [...this.members, leaving] : this.members;
+    await Promise.all(everyone.map((m) => m.revoke(m.assignment().filter((tp) => !inTarget(m, tp)))));
+    await Promise.all(this.members.map((m) => m.assign(target.get(m)!.filter((tp) => !m.owns(tp)))));
+  }
+}
+
+/**
+ * The embedded log: partitions are arrays in this process; consumer groups split them among the
+ * process's members. With `journal`, every message and commit is appended to a file before it is
+ * acknowledged or delivered, and replayed on connect (see Journal for the durability guarantee).
+ */
