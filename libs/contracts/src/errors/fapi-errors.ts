@@ -32,9 +32,3 @@ export interface FapiErrorBody {
   code: FapiErrorCode;
   msg: string;
 }
-
-export function fapiErrorByCode(code: number): { name: FapiErrorName; http: number } | undefined {
-  for (const [name, e] of Object.entries(FAPI_ERRORS))
-    if (e.code === code) return { name: name as FapiErrorName, http: e.http };
-  return undefined;
-}

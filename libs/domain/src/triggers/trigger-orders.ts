@@ -61,7 +61,7 @@ export function checkTriggerOrder(
   if (isTriggered(direction, req.stopPrice, mark))
     return reject(
       'WOULD_TRIGGER_IMMEDIATELY',
-      `Order would immediately trigger: mark ${mark.toFixed()} already ${direction === 'RISE' ? 'at or above' : 'at or below'} stopPrice ${req.stopPrice.toFixed()}.`,
+      `mark price ${mark.toFixed()} is already ${direction === 'RISE' ? 'at or above' : 'at or below'} stopPrice ${req.stopPrice.toFixed()}: the order would trigger at once`,
     );
   return { ok: true, quantity: shape.quantity, direction };
 }

@@ -1,0 +1,170 @@
+import type { Bus, BusMessage } from '@perp/bus';
+import type { EngineEvent } from '@perp/contracts';
+import { MarketRegistry, parseMarket } from '@perp/domain';
+import { EngineShard, type OrderCommand } from './engine-shard';
+
+const BTC = parseMarket({
+  symbol: 'BTCUSDT',
+  baseAsset: 'BTC',
+  quoteAsset: 'USDT',
+  tickSize: '0.1',
+  lotSize: '0.001',
+  minOrderSizeUsd: '5',
+  maxOrderSizeUsd: '5000000',
+  maxLeverage: 125,
+  defaultLeverage: 20,
+  maxLongOi: '10000',
+  maxShortOi: '10000',
+  rank: 1,
+  sortOrder: 1,
+  maintenanceBrackets: [{ notionalCap: '50000', maintMarginRatio: '0.004', maxLeverage: 125 }],
+});
+const ALICE = `0x${'a'.repeat(40)}`;
+const BOB = `0x${'b'.repeat(40)}`;
+const TOPIC = 'perp.engine.commands.v1';
+
+/** A bus that records what is published. */
+function recordingBus(): { bus: Bus; published: EngineEvent[] } {
+  const published: EngineEvent[] = [];
+  const bus = {
+    publish: (_topic: string, _key: string, value: EngineEvent) => {
+      published.push(value);
+      return Promise.resolve();
+    },
+  } as unknown as Bus;
+  return { bus, published };
+}
+
+const at = (offset: number): BusMessage =>
+  ({
+    topic: TOPIC,
+    partition: 0,
+    offset: String(offset),
+    key: 'BTCUSDT',
+    headers: {},
+    value: null,
+  }) as BusMessage;
+
+let seq = 0;
+function place(
+  user: string,
+  side: 'BUY' | 'SELL',
+  price: string,
+  quantity: string,
+  extra: Partial<OrderCommand> = {},
+): OrderCommand {
+  seq++;
+  return {
+    id: `c-${seq}`,
+    v: 1,
+    time: 1_700_000_000_000,
+    type: 'order.place',
+    symbol: 'BTCUSDT',
+    orderId: `00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`,
+    clientOrderId: `cid-${seq}`,
+    user,
+    side,
+    orderType: 'LIMIT',
+    timeInForce: 'GTC',
+    quantity,
+    price,
+    reduceOnly: false,
+    workingType: 'CONTRACT_PRICE',
+    priceProtect: false,
+    selfTradePreventionMode: 'EXPIRE_TAKER',
+    frozenMargin: '0',
+    ...extra,
+  } as OrderCommand;
+}
+
+describe('EngineShard.apply', () => {
+  it('applies a command and returns its events and reply without publishing anything', () => {
+    const { bus, published } = recordingBus();
+    const shard = new EngineShard(bus, new MarketRegistry([BTC]));
+    const maker = shard.apply(at(0), place(ALICE, 'SELL', '100', '1'));
+    const taker = shard.apply(at(1), place(BOB, 'BUY', '100', '0.4'));
+    expect(maker?.reply).toMatchObject({ ok: true, result: { status: 'NEW' } });
+    expect(taker?.reply).toMatchObject({ ok: true, result: { status: 'FILLED', executedQty: '0.400' } });
+    expect(taker?.events.map((e) => [e.type, e.id])).toEqual([
+      ['order.accepted', `${TOPIC}/0/1/0`],
+      ['trade', `${TOPIC}/0/1/1`],
+      ['book.top', `${TOPIC}/0/1/2`],
+    ]);
+    expect(published).toEqual([]);
+    expect(shard.book('BTCUSDT')?.restingOrders).toBe(1);
+  });
+
+  it('answers undefined for an input at or below the applied offset, once marked applied', async () => {
+    const { bus } = recordingBus();
+    const shard = new EngineShard(bus, new MarketRegistry([BTC]));
+    const m = at(0);
+    await shard.inTurn(0, async () => {
+      expect(shard.apply(m, place(ALICE, 'SELL', '100', '1'))).toBeDefined();
+      await shard.markApplied(m);
+    });
+    expect(shard.apply(m, place(ALICE, 'SELL', '100', '1'))).toBeUndefined();
+    expect(shard.book('BTCUSDT')?.restingOrders).toBe(1);
+  });
+
+  it('ends a forwarded command with its command.result and skips it when risk forwards it again', () => {
+    const { bus } = recordingBus();
+    const shard = new EngineShard(bus, new MarketRegistry([BTC]));
+    const origin = { partition: 2, offset: '7', index: 0 };
+    const replyTo = { topic: 'replies', key: 'k', correlationId: 'c' };
+    const first = shard.apply(at(0), place(ALICE, 'BUY', '100', '1', { origin, replyTo }));
+    expect(first?.events.at(-1)).toMatchObject({
+      type: 'command.result',
+      id: `${TOPIC}/0/0/2`,
+      command: 'order.place',
+      ok: true,
+      replyTo,
+    });
+    expect(shard.apply(at(1), place(ALICE, 'BUY', '101', '1', { origin }))).toBeUndefined();
+    const refused = shard.apply(
+      at(2),
+      place(BOB, 'SELL', '99', '1', { timeInForce: 'GTX', origin: { ...origin, index: 1 } }),
+    );
+    expect(refused?.events.at(-1)).toMatchObject({
+      type: 'command.result',
+      ok: false,
+      error: { reason: 'POST_ONLY_WOULD_TAKE' },
+    });
+  });
+
+  it('refuses an unknown symbol and a duplicate order id before the book', () => {
+    const { bus } = recordingBus();
+    const shard = new EngineShard(bus, new MarketRegistry([BTC]));
+    const cmd = place(ALICE, 'BUY', '100', '1');
+    shard.apply(at(0), cmd);
+    expect(shard.apply(at(1), { ...cmd, id: 'again' })).toEqual({
+      events: [],
+      reply: { ok: false, error: { reason: 'DUPLICATE_ORDER_ID', msg: 'order id already in use' } },
+    });
+    expect(
+      shard.apply(at(2), { ...place(ALICE, 'BUY', '100', '1'), symbol: 'ETHUSDT' })?.reply,
+    ).toMatchObject({
+      ok: false,
+      error: { reason: 'INVALID_SYMBOL' },
+    });
+  });
+
+  it('handle publishes the events apply returns, in order, and answers the reply', async () => {
+    const { bus, published } = recordingBus();
+    const shard = new EngineShard(bus, new MarketRegistry([BTC]));
+    await shard.handle(at(0), place(ALICE, 'SELL', '100', '1'));
+    const reply = await shard.handle(at(1), place(BOB, 'BUY', '100', '1'));
+    expect(reply).toMatchObject({ ok: true, result: { status: 'FILLED' } });
+    expect(published.map((e) => e.type)).toEqual([
+      'order.accepted',
+      'book.top',
+      'order.accepted',
+      'trade',
+      'book.top',
+    ]);
+    expect(await shard.handle(at(1), place(BOB, 'BUY', '100', '1'))).toMatchObject({
+      ok: false,
+      error: { reason: 'ALREADY_APPLIED' },
+    });
+    expect(published).toHaveLength(5);
+  });
+});

@@ -1,0 +1,177 @@
+import { deterministicUuid, type EngineEvent, outputId } from '@perp/contracts';
+import { type BookEvent, BookSide } from '@perp/domain';
+import { fromSteps } from './conversions';
+import type { EnginePartition, SymbolBook } from './engine-partition';
+import type { ShardReply } from './engine-replies';
+import type { OrderCommand } from './book-commands';
+
+const SIDE_NAMES = ['BUY', 'SELL'] as const;
+
+/** The place of the input a command came from: its outputs' ids derive from it. */
+export interface InputPlace {
+  topic: string;
+  partition: number;
+  offset: string;
+}
+
+/**
+ * The book's events of the last command as engine events (ids `<input place>/<event index>`,
+ * trade ids derived from them), then a `book.top` when the top of the book changed. Also forgets
+ * the interned ids of orders that left the book and remembers the top it published.
+ */
+export function bookEvents(
+  p: EnginePartition,
+  sb: SymbolBook,
+  at: InputPlace,
+  cmd: OrderCommand,
+): EngineEvent[] {
+  const out: EngineEvent[] = [];
+  const base = { v: 1 as const, time: cmd.time, symbol: sb.symbol };
+  const px = (t: number): string => fromSteps(t, sb.tickSize, sb.pricePrecision);
+  const qty = (l: number): string => fromSteps(l, sb.lotSize, sb.quantityPrecision);
+  const gone: number[] = [];
+  const ev = sb.book.events;
+  for (let i = 0; i < ev.count; i++) {
+    const e = ev.get(i);
+    const id = outputId(at.topic, at.partition, at.offset, i);
+    const event = translate(p, e, cmd, { ...base, id }, px, qty);
+    out.push(event);
+    if (e.kind === 'REJECTED' || e.kind === 'CANCELED' || e.kind === 'EXPIRED') gone.push(e.orderId);
+    if (e.kind === 'FILL') {
+      if (e.maker.leaves === 0) gone.push(e.maker.orderId);
+      if (e.taker.leaves === 0) gone.push(e.taker.orderId);
+    }
+  }
+  // Orders that left the book no longer need their UUID mapping.
+  for (const o of gone) if (!sb.book.order(o)) p.forgetOrder(o);
+  const b = sb.book;
+  const top = {
+    bidPrice: px(b.bestQty(BookSide.BUY) > 0 ? b.bestPrice(BookSide.BUY) : 0),
+    bidQty: qty(b.bestQty(BookSide.BUY)),
+    askPrice: px(b.bestQty(BookSide.SELL) > 0 ? b.bestPrice(BookSide.SELL) : 0),
+    askQty: qty(b.bestQty(BookSide.SELL)),
+  };
+  const key = JSON.stringify(top);
+  if (key !== sb.top) {
+    sb.top = key;
+    out.push({
+      ...base,
+      id: outputId(at.topic, at.partition, at.offset, ev.count),
+      seq: b.seq,
+      type: 'book.top',
+      ...top,
+    });
+  }
+  return out;
+}
+
+/** One book event as the engine event it publishes. */
+function translate(
+  p: EnginePartition,
+  e: BookEvent,
+  cmd: OrderCommand,
+  base: { v: 1; time: number; symbol: string; id: string },
+  px: (ticks: number) => string,
+  qty: (lots: number) => string,
+): EngineEvent {
+  const order = (orderId: number) => {
+    const info = p.orders.get(orderId);
+    return {
+      orderId: info?.uuid ?? String(orderId),
+      clientOrderId: info?.clientOrderId ?? '',
+      user: info?.user ?? ('user' in e ? p.userAddress(e.user) : '') ?? '',
+    };
+  };
+  switch (e.kind) {
+    case 'ACCEPTED':
+      return {
+        ...base,
+        seq: e.seq,
+        type: 'order.accepted',
+        ...order(e.orderId),
+        side: SIDE_NAMES[e.side],
+        price: px(e.price),
+        quantity: qty(e.qty),
+      };
+    case 'REJECTED':
+    case 'CANCEL_REJECTED':
+    case 'AMEND_REJECTED': {
+      const known = p.orders.get(e.orderId);
+      return {
+        ...base,
+        seq: e.seq,
+        type: 'order.rejected',
+        orderId: known?.uuid ?? ('orderId' in cmd && cmd.orderId ? cmd.orderId : ''),
+        clientOrderId:
+          known?.clientOrderId ?? ('clientOrderId' in cmd && cmd.clientOrderId ? cmd.clientOrderId : ''),
+        user: 'user' in cmd ? cmd.user : '',
+        reason: e.reason,
+      };
+    }
+    case 'CANCELED':
+      return { ...base, seq: e.seq, type: 'order.canceled', ...order(e.orderId), remaining: qty(e.qty) };
+    case 'EXPIRED':
+      return {
+        ...base,
+        seq: e.seq,
+        type: 'order.expired',
+        ...order(e.orderId),
+        remaining: qty(e.qty),
+        reason: e.reason,
+      };
+    case 'AMENDED':
+      return {
+        ...base,
+        seq: e.seq,
+        type: 'order.amended',
+        ...order(e.orderId),
+        price: px(e.price),
+        quantity: qty(e.qty),
+      };
+    case 'FILL': {
+      const side = (s: typeof e.taker) => ({
+        orderId: p.orders.get(s.orderId)?.uuid ?? String(s.orderId),
+        user: p.userAddress(s.user),
+        side: SIDE_NAMES[s.side],
+        split: { open: qty(s.open), close: qty(s.close) },
+      });
+      return {
+        ...base,
+        seq: e.seq,
+        type: 'trade',
+        tradeId: deterministicUuid(base.id),
+        price: px(e.price),
+        qty: qty(e.qty),
+        maker: side(e.maker),
+        taker: side(e.taker),
+      };
+    }
+    case 'MARKET_STATE':
+      return { ...base, seq: e.seq, type: 'market.status', status: e.state };
+  }
+}
+
+/** The outcome of a command forwarded by risk, as the last of its events (`index` after them). */
+export function commandResult(
+  p: EnginePartition,
+  at: InputPlace,
+  cmd: OrderCommand,
+  reply: ShardReply,
+  index: number,
+): EngineEvent {
+  const book = p.books.get(cmd.symbol)?.book;
+  return {
+    v: 1,
+    id: outputId(at.topic, at.partition, at.offset, index),
+    time: cmd.time,
+    type: 'command.result',
+    symbol: cmd.symbol,
+    seq: book?.seq ?? 0,
+    user: 'user' in cmd ? cmd.user : '',
+    command: cmd.type as 'order.place' | 'order.cancel' | 'order.cancelAll' | 'order.amend',
+    ...('orderId' in cmd && cmd.orderId !== undefined ? { orderId: cmd.orderId } : {}),
+    ...('replyTo' in cmd && cmd.replyTo ? { replyTo: cmd.replyTo } : {}),
+    ok: reply.ok,
+    ...(reply.ok ? { result: reply.result } : { error: reply.error }),
+  };
+}

@@ -1,0 +1,153 @@
+import { BookMarketState, type Market, OrderBook } from '@perp/domain';
+import { ShardPartition } from '@perp/infrastructure';
+import { wholeSteps } from './conversions';
+
+export const ENGINE_SNAPSHOT_VERSION = 1;
+
+/** One symbol's book with the market's steps, fixed when the book is created. */
+export interface SymbolBook {
+  symbol: string;
+  book: OrderBook;
+  tickSize: string;
+  lotSize: string;
+  pricePrecision: number;
+  quantityPrecision: number;
+  /** The last `book.top` published (JSON), so an unchanged top is not published again. */
+  top: string;
+}
+
+/** What the bus knows an interned order by. */
+export interface OrderInfo {
+  uuid: string;
+  clientOrderId: string;
+  user: string;
+}
+
+/** Where a forwarded command came from: a risk partition, its input offset, the command's index. */
+export interface CommandOrigin {
+  partition: number;
+  offset: string;
+  index?: number;
+}
+
+export function createSymbolBook(market: Market): SymbolBook {
+  const book = new OrderBook({
+    maxLongOi: wholeSteps(market.maxLongOi, market.lotSize),
+    maxShortOi: wholeSteps(market.maxShortOi, market.lotSize),
+    state: BookMarketState[market.status],
+  });
+  return {
+    symbol: market.symbol,
+    book,
+    tickSize: market.tickSize,
+    lotSize: market.lotSize,
+    pricePrecision: market.pricePrecision,
+    quantityPrecision: market.quantityPrecision,
+    top: '',
+  };
+}
+
+/** The snapshot as JSON (version 1): the books as base64 of `OrderBook.snapshot()`. */
+interface EngineSnapshotV1 {
+  v: number;
+  offset: string;
+  nextOrderId: number;
+  users: string[];
+  origins?: [number, string, number?][];
+  orders: [number, string, string, string][];
+  books: (Omit<SymbolBook, 'book'> & { book: string })[];
+}
+
+/**
+ * Everything one input partition owns: its symbols' books and the interning maps (order UUID and
+ * user address <-> integer id, so the book never hashes strings). Snapshotted together with the
+ * offset of the last applied input.
+ */
+export class EnginePartition extends ShardPartition {
+  readonly books = new Map<string, SymbolBook>();
+  readonly orderIds = new Map<string, number>();
+  readonly orders = new Map<number, OrderInfo>();
+  readonly userIds = new Map<string, number>();
+  readonly users: string[] = [];
+  nextOrderId = 1;
+  /**
+   * Per risk partition, the (offset, index) of the last forwarded command applied: the dedupe of
+   * risk replays. The index orders several commands one risk input forwards (fired triggers).
+   */
+  readonly origins = new Map<number, [bigint, number]>();
+
+  /** True when the forwarded command from `origin` was applied already. */
+  seen(origin: CommandOrigin): boolean {
+    const mark = this.origins.get(origin.partition);
+    if (!mark) return false;
+    const offset = BigInt(origin.offset);
+    return offset < mark[0] || (offset === mark[0] && (origin.index ?? 0) <= mark[1]);
+  }
+
+  /** Records the forwarded command from `origin` as applied. */
+  markSeen(origin: CommandOrigin): void {
+    this.origins.set(origin.partition, [BigInt(origin.offset), origin.index ?? 0]);
+  }
+
+  /** A new order's integer id, remembered with what the bus knows it by. */
+  internOrder(info: OrderInfo): number {
+    const id = this.nextOrderId++;
+    this.orderIds.set(info.uuid, id);
+    this.orders.set(id, info);
+    return id;
+  }
+
+  /** Forgets an order that left the book: its UUID may not come back, its id is not reused. */
+  forgetOrder(id: number): void {
+    const info = this.orders.get(id);
+    if (info) this.orderIds.delete(info.uuid);
+    this.orders.delete(id);
+  }
+
+  userId(address: string): number {
+    let id = this.userIds.get(address);
+    if (id === undefined) {
+      id = this.users.length + 1;
+      this.users.push(address);
+      this.userIds.set(address, id);
+    }
+    return id;
+  }
+
+  userAddress(id: number): string {
+    return this.users[id - 1];
+  }
+
+  serialize(): Buffer {
+    const snapshot: EngineSnapshotV1 = {
+      v: ENGINE_SNAPSHOT_VERSION,
+      offset: this.lastOffset.toString(),
+      nextOrderId: this.nextOrderId,
+      users: this.users,
+      origins: [...this.origins].map(([p, [o, i]]) => [p, o.toString(), i]),
+      orders: [...this.orders].map(([id, o]) => [id, o.uuid, o.clientOrderId, o.user]),
+      books: [...this.books.values()].map((b) => ({
+        ...b,
+        book: Buffer.from(b.book.snapshot()).toString('base64'),
+      })),
+    };
+    return Buffer.from(JSON.stringify(snapshot));
+  }
+
+  static deserialize(partition: number, state: Buffer): EnginePartition {
+    const s = JSON.parse(state.toString('utf8')) as EngineSnapshotV1;
+    if (s.v !== ENGINE_SNAPSHOT_VERSION) throw new Error(`unsupported engine snapshot version ${s.v}`);
+    const p = new EnginePartition(partition);
+    p.nextOrderId = s.nextOrderId;
+    for (const u of s.users) p.userId(u);
+    for (const [partition, offset, index] of s.origins ?? [])
+      p.origins.set(partition, [BigInt(offset), index ?? 0]);
+    for (const [id, uuid, clientOrderId, user] of s.orders) {
+      p.orders.set(id, { uuid, clientOrderId, user });
+      p.orderIds.set(uuid, id);
+    }
+    for (const b of s.books)
+      p.books.set(b.symbol, { ...b, book: OrderBook.restore(new Uint8Array(Buffer.from(b.book, 'base64'))) });
+    return p;
+  }
+}
