@@ -5,13 +5,23 @@ import {
   type OnModuleDestroy,
   Optional,
 } from '@nestjs/common';
-import { Bus, type BusMessage, HEADER_CORRELATION_ID, nextOffset, type Subscription } from '@perp/bus';
-import { MessageValidationError, parseMessage, type Reply, TOPICS } from '@perp/contracts';
+import { afterBatch, Bus, type BusMessage, HEADER_CORRELATION_ID, type Subscription } from '@perp/bus';
+import {
+  type EngineCommand,
+  MessageValidationError,
+  parseMessage,
+  type Reply,
+  TOPICS,
+} from '@perp/contracts';
 import { MarketRegistry } from '@perp/domain';
 import { MarketsProjection, snapshotPolicyFromEnv } from '@perp/infrastructure';
 import { EngineSnapshotRepository } from '@perp/persistence';
 import { MarketAdmin, MarketAdminError } from './markets/market-admin';
+import type { CommandOutput } from './shard/book-commands';
+import { ALREADY_APPLIED } from './shard/engine-replies';
 import { EngineShard } from './shard/engine-shard';
+
+type ReplyBody = Omit<Reply, 'correlationId' | 'time'>;
 
 export const ENGINE_GROUP = 'matching-engine';
 
@@ -41,7 +51,7 @@ export class EngineCommandsConsumer implements OnApplicationBootstrap, OnModuleD
     this.subscription = await this.bus.subscribe({
       groupId: ENGINE_GROUP,
       topics: [TOPICS.engineCommands.name],
-      handler: (m) => this.handle(m),
+      batchHandler: (ms) => this.handleTurn(ms),
       onAssigned: (partitions, sub) => this.shard.assigned(partitions, sub),
       onRevoked: (partitions) => this.shard.revoked(partitions),
     });
@@ -52,38 +62,70 @@ export class EngineCommandsConsumer implements OnApplicationBootstrap, OnModuleD
     this.shard.stop();
   }
 
-  private async handle(m: BusMessage): Promise<void> {
-    const eventId = `${m.topic}/${m.partition}/${m.offset}/0`;
-    let reply: Omit<Reply, 'correlationId' | 'time'>;
-    try {
-      const cmd = parseMessage('engineCommands', m.value);
-      switch (cmd.type) {
-        case 'market.add':
-          reply = { ok: true, result: await this.marketAdmin.apply(cmd, eventId) };
-          break;
-        case 'market.status': {
-          const market = await this.marketAdmin.apply(cmd, eventId);
-          // The book follows: HALT refuses new orders, CLOSE cancels every open order.
-          await this.shard.handle(m, cmd);
-          reply = { ok: true, result: market };
-          break;
+  /**
+   * A batched turn of one partition: order commands are applied in order and all their events and
+   * replies published together (one journal write or produce request), then one commit. Market
+   * admin commands (rare) first flush what the turn produced, so market states stay in log order.
+   */
+  private async handleTurn(messages: readonly BusMessage[]): Promise<void> {
+    const partition = messages[0]!.partition;
+    await this.shard.inTurn(partition, async () => {
+      let sends: Promise<unknown>[] = [];
+      let applied = 0;
+      const flush = async () => {
+        await Promise.all(sends);
+        sends = [];
+        if (applied) await this.shard.turnApplied(partition, applied);
+        applied = 0;
+      };
+      const emit = (out: CommandOutput) => {
+        for (const e of out.events) sends.push(this.bus.publish(TOPICS.engineEvents.name, e.symbol, e));
+        applied++;
+      };
+      try {
+        for (const m of messages) {
+          let reply: ReplyBody | undefined;
+          try {
+            const cmd = parseMessage('engineCommands', m.value);
+            if (cmd.type === 'market.add' || cmd.type === 'market.status') {
+              await flush();
+              reply = await this.marketCommand(m, cmd, emit);
+            } else {
+              const out = this.shard.apply(m, cmd);
+              if (out) emit(out);
+              reply = out ? out.reply : ALREADY_APPLIED;
+            }
+          } catch (e) {
+            if (e instanceof MarketAdminError)
+              reply = { ok: false, error: { reason: e.reason, msg: e.message } };
+            else if (e instanceof MessageValidationError) {
+              this.logger.warn(
+                `refused malformed command ${m.topic}/${m.partition}@${m.offset}: ${e.message}`,
+              );
+              reply = { ok: false, error: { reason: 'MALFORMED_COMMAND', msg: e.message } };
+            } else throw e;
+          }
+          const correlationId = m.headers[HEADER_CORRELATION_ID];
+          if (correlationId) sends.push(this.bus.reply(m, { ...reply, correlationId, time: m.timestamp }));
         }
-        default:
-          reply = await this.shard.handle(m, cmd);
+      } finally {
+        await flush();
       }
-    } catch (e) {
-      if (e instanceof MarketAdminError) reply = { ok: false, error: { reason: e.reason, msg: e.message } };
-      else if (e instanceof MessageValidationError) {
-        this.logger.warn(`refused malformed command ${eventId}: ${e.message}`);
-        reply = { ok: false, error: { reason: 'MALFORMED_COMMAND', msg: e.message } };
-      } else throw e;
+    });
+    await this.subscription?.commit(afterBatch(messages));
+  }
+
+  private async marketCommand(
+    m: BusMessage,
+    cmd: Extract<EngineCommand, { type: 'market.add' | 'market.status' }>,
+    emit: (out: CommandOutput) => void,
+  ): Promise<ReplyBody> {
+    const market = await this.marketAdmin.apply(cmd, `${m.topic}/${m.partition}/${m.offset}/0`);
+    if (cmd.type === 'market.status') {
+      // The book follows: HALT refuses new orders, CLOSE cancels every open order.
+      const out = this.shard.apply(m, cmd);
+      if (out) emit(out);
     }
-    if (m.headers[HEADER_CORRELATION_ID])
-      await this.bus.reply(m, {
-        ...reply,
-        correlationId: m.headers[HEADER_CORRELATION_ID],
-        time: Date.now(),
-      });
-    await this.subscription?.commit({ topic: m.topic, partition: m.partition, offset: nextOffset(m.offset) });
+    return { ok: true, result: market };
   }
 }

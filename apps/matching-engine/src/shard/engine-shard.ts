@@ -82,7 +82,8 @@ export class EngineShard {
    * publishing: the events in order (a forwarded command's `command.result` last) and the reply.
    * Undefined when the input was applied already: at or below the partition's applied offset, or a
    * command forwarded from an origin the partition has seen (a risk replay). Synchronous and free
-   * of I/O. Call it inside `inTurn` of the partition, publish the events, then `markApplied`.
+   * of I/O; the partition counts it as applied (a redelivery skips it), so publish its events in
+   * the same turn, inside `inTurn` of the partition, then `markApplied` or `turnApplied`.
    */
   apply(m: BusMessage, cmd: OrderCommand): CommandOutput | undefined {
     const state = this.partitions.getOrCreate(m.partition);
@@ -94,7 +95,13 @@ export class EngineShard {
       state.markSeen(origin);
       out.events.push(commandResult(state, m, cmd, out.reply, out.events.length));
     }
+    state.lastOffset = BigInt(m.offset);
     return out;
+  }
+
+  /** Inside the turn, once a turn's `count` applied inputs are published: snapshot when due. */
+  turnApplied(partition: number, count: number): Promise<void> {
+    return this.partitions.appliedTurn(this.partitions.getOrCreate(partition), count);
   }
 
   /** Runs `fn` in the partition's turn: no other input or snapshot of the partition interleaves. */
