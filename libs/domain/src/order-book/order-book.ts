@@ -1,5 +1,6 @@
 import { BookEventBuffer } from './events';
 import { IntMap } from './int-map';
+import { PriceLevels } from './price-levels';
 import { growF64, growI32, growU8 } from './typed-arrays';
 import {
   BookLevel,
@@ -32,8 +33,6 @@ const F_SELL = 1;
 const F_RO = 2;
 const F_POST = 4;
 const STP_SHIFT = 3;
-/** Levels walked from the best price before falling back to the tree (new orders land near the top). */
-const FINGER = 8;
 const MAGIC = 0x4f42534e; // "OBSN"
 const VERSION = 1;
 const HEADER = 16;
@@ -106,29 +105,9 @@ export class OrderBook {
   private readonly ids: IntMap;
   private clock = 0;
 
-  // levels
-  private lCap: number;
-  private lTop = 0;
-  private lFree = NIL;
-  private lPrice: Float64Array;
-  private lQty: Float64Array;
-  private lHead: Int32Array;
-  private lTail: Int32Array;
-  private lCount: Int32Array;
-  /** Neighbours in price order: lPrev is the better price, lNext the worse. */
-  private lPrev: Int32Array;
-  private lNext: Int32Array;
-  private lLeft: Int32Array;
-  private lRight: Int32Array;
-  private lParent: Int32Array;
-  private lPrio: Int32Array;
-  private lSide: Uint8Array;
-  private readonly best = new Int32Array([NIL, NIL]);
-  private readonly root = new Int32Array([NIL, NIL]);
-  private readonly nLevels = new Int32Array(2);
+  private readonly levels: PriceLevels;
   /** Resting reduce-only orders per side. */
   private readonly roOrders = new Int32Array(2);
-  private rng = 0x9e3779b9;
 
   // users (index u; per-side values at 2u + side)
   private uCap = 16;
@@ -174,20 +153,7 @@ export class OrderBook {
     this.oFlags = new Uint8Array(cap);
     this.oCid = new Array<string | undefined>(cap).fill(undefined);
     this.ids = new IntMap(cap);
-    const lcap = Math.max(16, cap >> 2);
-    this.lCap = lcap;
-    this.lPrice = new Float64Array(lcap);
-    this.lQty = new Float64Array(lcap);
-    this.lHead = new Int32Array(lcap);
-    this.lTail = new Int32Array(lcap);
-    this.lCount = new Int32Array(lcap);
-    this.lPrev = new Int32Array(lcap);
-    this.lNext = new Int32Array(lcap);
-    this.lLeft = new Int32Array(lcap);
-    this.lRight = new Int32Array(lcap);
-    this.lParent = new Int32Array(lcap);
-    this.lPrio = new Int32Array(lcap);
-    this.lSide = new Uint8Array(lcap);
+    this.levels = new PriceLevels(Math.max(16, cap >> 2));
   }
 
   // ------------------------------------------------------------------ queries
@@ -209,17 +175,17 @@ export class OrderBook {
     return this.nOrders;
   }
   levelCount(side: BookSide): number {
-    return this.nLevels[side];
+    return this.levels.sideCount[side];
   }
   /** Best price of a side in ticks, or 0 when the side is empty. */
   bestPrice(side: BookSide): number {
-    const l = this.best[side];
-    return l === NIL ? 0 : this.lPrice[l];
+    const l = this.levels.best[side];
+    return l === NIL ? 0 : this.levels.price[l];
   }
   /** Quantity resting at the best price of a side, or 0. */
   bestQty(side: BookSide): number {
-    const l = this.best[side];
-    return l === NIL ? 0 : this.lQty[l];
+    const l = this.levels.best[side];
+    return l === NIL ? 0 : this.levels.qty[l];
   }
   position(user: number): number {
     const u = this.userIdx.get(user);
@@ -251,15 +217,15 @@ export class OrderBook {
   /** Resting orders of a side in priority order (best price first, FIFO within a price). */
   ordersOf(side: BookSide): RestingBookOrder[] {
     const out: RestingBookOrder[] = [];
-    for (let l = this.best[side]; l !== NIL; l = this.lNext[l])
-      for (let o = this.lHead[l]; o !== NIL; o = this.oNext[o]) out.push(this.describe(o));
+    for (let l = this.levels.best[side]; l !== NIL; l = this.levels.next[l])
+      for (let o = this.levels.head[l]; o !== NIL; o = this.oNext[o]) out.push(this.describe(o));
     return out;
   }
   /** Aggregated levels of a side, best first. */
   depth(side: BookSide, maxLevels = Number.MAX_SAFE_INTEGER): BookLevel[] {
     const out: BookLevel[] = [];
-    for (let l = this.best[side]; l !== NIL && out.length < maxLevels; l = this.lNext[l])
-      out.push({ price: this.lPrice[l], quantity: this.lQty[l], orders: this.lCount[l] });
+    for (let l = this.levels.best[side]; l !== NIL && out.length < maxLevels; l = this.levels.next[l])
+      out.push({ price: this.levels.price[l], quantity: this.levels.qty[l], orders: this.levels.count[l] });
     return out;
   }
 
@@ -463,7 +429,7 @@ export class OrderBook {
       if (qty < oldQty) {
         const d = oldQty - qty;
         this.oQty[o] = qty;
-        this.lQty[this.oLevel[o]] -= d;
+        this.levels.qty[this.oLevel[o]] -= d;
         if (flags & F_RO) this.uRo[2 * u + side] -= d;
       }
       ev.order(
@@ -485,7 +451,7 @@ export class OrderBook {
       // Larger at the same price: to the back of its level and of its user's list.
       const l = this.oLevel[o];
       this.detach(o);
-      this.attach(o, this.lCount[l] === 0 ? this.levelFor(side, price) : l, price, qty);
+      this.attach(o, this.levels.count[l] === 0 ? this.levels.levelFor(side, price) : l, price, qty);
       return true;
     }
     // Another price: the order keeps its slot and id; off the book, it trades like a new order
@@ -493,11 +459,16 @@ export class OrderBook {
     if (!this.crosses(side, price)) {
       // Nothing trades: look for the new level from the old one (moves are usually small).
       const l = this.oLevel[o];
-      const hint = this.lCount[l] > 1 ? l : this.lPrev[l] !== NIL ? this.lPrev[l] : this.lNext[l];
+      const hint =
+        this.levels.count[l] > 1
+          ? l
+          : this.levels.prev[l] !== NIL
+            ? this.levels.prev[l]
+            : this.levels.next[l];
       this.detach(o);
       this.attach(
         o,
-        hint === NIL ? this.levelFor(side, price) : this.levelNear(side, price, hint),
+        hint === NIL ? this.levels.levelFor(side, price) : this.levels.levelNear(side, price, hint),
         price,
         qty,
       );
@@ -505,7 +476,7 @@ export class OrderBook {
     }
     this.detach(o);
     const left = this.match(orderId, u, side, false, price, qty, flags);
-    if (left > 0) this.attach(o, this.levelFor(side, price), price, left);
+    if (left > 0) this.attach(o, this.levels.levelFor(side, price), price, left);
     else this.release(o);
     return true;
   }
@@ -518,8 +489,8 @@ export class OrderBook {
     ev.marketState(++this._seq, state);
     if (state !== State.CLOSE) return;
     for (let side = 0; side < 2; side++)
-      while (this.best[side] !== NIL) {
-        const o = this.lHead[this.best[side]];
+      while (this.levels.best[side] !== NIL) {
+        const o = this.levels.head[this.levels.best[side]];
         this.emitGone(Kind.CANCELED, o, Reason.MARKET_CLOSED);
         this.removeOrder(o);
       }
@@ -545,7 +516,7 @@ export class OrderBook {
     const keep = new Int32Array(this.nUsers).fill(NIL);
     let nu = 0;
     for (let u = 0; u < this.nUsers; u++) if (this.uPos[u] !== 0 || this.uHead[u] !== NIL) keep[u] = nu++;
-    const nl = this.nLevels[0] + this.nLevels[1];
+    const nl = this.levels.sideCount[0] + this.levels.sideCount[1];
     const layout = snapshotLayout(nu, nl, n);
     const slotIndex = new Int32Array(this.oTop);
     const cids: (number | string)[] = [];
@@ -569,10 +540,10 @@ export class OrderBook {
     let li = 0;
     let oi = 0;
     for (let side = 0; side < 2; side++)
-      for (let l = this.best[side]; l !== NIL; l = this.lNext[l]) {
-        levelPrice[li] = this.lPrice[l];
-        levelCount[li++] = this.lCount[l];
-        for (let o = this.lHead[l]; o !== NIL; o = this.oNext[o]) {
+      for (let l = this.levels.best[side]; l !== NIL; l = this.levels.next[l]) {
+        levelPrice[li] = this.levels.price[l];
+        levelCount[li++] = this.levels.count[l];
+        for (let o = this.levels.head[l]; o !== NIL; o = this.oNext[o]) {
           orderId[oi] = this.oId[o];
           orderQty[oi] = this.oQty[o];
           orderUser[oi] = keep[this.oUser[o]];
@@ -598,8 +569,8 @@ export class OrderBook {
       this.maxOrderQty,
       this.maxPrice,
       nu,
-      this.nLevels[0],
-      this.nLevels[1],
+      this.levels.sideCount[0],
+      this.levels.sideCount[1],
       n,
       cidBytes.length,
       this.clock,
@@ -656,13 +627,13 @@ export class OrderBook {
       const side = li < nBid ? 0 : 1;
       if (li === nBid) worst = NIL;
       // Levels come best first, so each new one is the worst so far: appended at the end.
-      const l = book.newLevel(side, levelPrice[li], worst, NIL);
+      const l = book.levels.add(side, levelPrice[li], worst, NIL);
       worst = l;
       const end = o + levelCount[li];
       let qty = 0;
-      book.lHead[l] = o;
-      book.lTail[l] = end - 1;
-      book.lCount[l] = end - o;
+      book.levels.head[l] = o;
+      book.levels.tail[l] = end - 1;
+      book.levels.count[l] = end - o;
       for (let prev = NIL; o < end; prev = o++) {
         oPrice[o] = levelPrice[li];
         oPrev[o] = prev;
@@ -678,7 +649,7 @@ export class OrderBook {
         }
         book.ids.set(oId[o], o);
       }
-      book.lQty[l] = qty;
+      book.levels.qty[l] = qty;
     }
     book.clock = Math.max(head[15], n);
     for (let i = 0; i < n; i++) book.appendToUser(userOrder[i], oUser[userOrder[i]]);
@@ -716,11 +687,11 @@ export class OrderBook {
     const uPos = this.uPos;
     let left = qty;
     while (left > 0) {
-      const lvl = this.best[opp];
+      const lvl = this.levels.best[opp];
       if (lvl === NIL) break;
-      const px = this.lPrice[lvl];
+      const px = this.levels.price[lvl];
       if (!isMarket && (side === BUY ? px > limit : px < limit)) break;
-      const m = this.lHead[lvl];
+      const m = this.levels.head[lvl];
       const mu = this.oUser[m];
       if (mu === u && stp !== Stp.NONE) {
         if (stp !== Stp.EXPIRE_TAKER) {
@@ -764,7 +735,7 @@ export class OrderBook {
       }
       left -= q;
       const mLeft = mq - q;
-      this.lQty[lvl] -= q;
+      this.levels.qty[lvl] -= q;
       if (this.oFlags[m] & F_RO) this.uRo[2 * mu + opp] -= q;
       ev.fill(
         ++this._seq,
@@ -811,19 +782,19 @@ export class OrderBook {
     const simple = stp === Stp.NONE || this.uCnt[2 * u + opp] === 0;
     if (simple && this.roOrders[opp] === 0) {
       // Nothing can vanish mid-match: level totals suffice.
-      for (let l = this.best[opp]; l !== NIL; l = this.lNext[l]) {
-        const px = this.lPrice[l];
+      for (let l = this.levels.best[opp]; l !== NIL; l = this.levels.next[l]) {
+        const px = this.levels.price[l];
         if (!isMarket && (side === BUY ? px > limit : px < limit)) return false;
-        need -= this.lQty[l];
+        need -= this.levels.qty[l];
         if (need <= 0) return true;
       }
       return false;
     }
     const stamp = ++this.stamp;
-    for (let l = this.best[opp]; l !== NIL; l = this.lNext[l]) {
-      const px = this.lPrice[l];
+    for (let l = this.levels.best[opp]; l !== NIL; l = this.levels.next[l]) {
+      const px = this.levels.price[l];
       if (!isMarket && (side === BUY ? px > limit : px < limit)) return false;
-      for (let o = this.lHead[l]; o !== NIL; o = this.oNext[o]) {
+      for (let o = this.levels.head[l]; o !== NIL; o = this.oNext[o]) {
         const mu = this.oUser[o];
         if (mu === u) {
           if (!simple) {
@@ -880,7 +851,7 @@ export class OrderBook {
           this.removeOrder(w);
         } else {
           this.oQty[w] = q - excess;
-          this.lQty[this.oLevel[w]] -= excess;
+          this.levels.qty[this.oLevel[w]] -= excess;
           this.uRo[2 * u + s] -= excess;
           this.events.order(
             Kind.AMENDED,
@@ -908,9 +879,9 @@ export class OrderBook {
   }
 
   private crosses(side: number, price: number): boolean {
-    const l = this.best[side ^ 1];
+    const l = this.levels.best[side ^ 1];
     if (l === NIL) return false;
-    return side === BUY ? this.lPrice[l] <= price : this.lPrice[l] >= price;
+    return side === BUY ? this.levels.price[l] <= price : this.levels.price[l] >= price;
   }
 
   private exceedsOi(open: number): boolean {
@@ -969,7 +940,7 @@ export class OrderBook {
       m.set(cid, o);
     }
     this.nOrders++;
-    this.attach(o, this.levelFor(side, price), price, qty);
+    this.attach(o, this.levels.levelFor(side, price), price, qty);
   }
 
   /** Puts a registered order at the back of level l and of its user's list. */
@@ -981,8 +952,8 @@ export class OrderBook {
     this.oQty[o] = qty;
     this.oTime[o] = ++this.clock;
     this.appendToLevel(o, l);
-    this.lQty[l] += qty;
-    this.lCount[l]++;
+    this.levels.qty[l] += qty;
+    this.levels.count[l]++;
     this.appendToUser(o, u);
     this.uCnt[2 * u + s]++;
     if (f & F_RO) {
@@ -999,8 +970,8 @@ export class OrderBook {
     const f = this.oFlags[o];
     const s = f & F_SELL;
     this.unlinkFromLevel(o, l);
-    this.lQty[l] -= q;
-    if (--this.lCount[l] === 0) this.removeLevel(l);
+    this.levels.qty[l] -= q;
+    if (--this.levels.count[l] === 0) this.levels.remove(l);
     this.unlinkFromUser(o, u);
     this.uCnt[2 * u + s]--;
     if (f & F_RO) {
@@ -1028,21 +999,21 @@ export class OrderBook {
   }
 
   private appendToLevel(o: number, l: number): void {
-    const t = this.lTail[l];
+    const t = this.levels.tail[l];
     this.oPrev[o] = t;
     this.oNext[o] = NIL;
     this.oLevel[o] = l;
-    if (t === NIL) this.lHead[l] = o;
+    if (t === NIL) this.levels.head[l] = o;
     else this.oNext[t] = o;
-    this.lTail[l] = o;
+    this.levels.tail[l] = o;
   }
 
   private unlinkFromLevel(o: number, l: number): void {
     const p = this.oPrev[o];
     const n = this.oNext[o];
-    if (p === NIL) this.lHead[l] = n;
+    if (p === NIL) this.levels.head[l] = n;
     else this.oNext[p] = n;
-    if (n === NIL) this.lTail[l] = p;
+    if (n === NIL) this.levels.tail[l] = p;
     else this.oPrev[n] = p;
   }
 
@@ -1114,189 +1085,5 @@ export class OrderBook {
     this.uCids.push(undefined);
     this.userIdx.set(user, u);
     return u;
-  }
-
-  // ------------------------------------------------------------------ levels
-
-  /** The level of `price` on `side`, created (and linked in price order) if absent. */
-  private levelFor(side: number, price: number): number {
-    const sgn = side === BUY ? -1 : 1;
-    const key = sgn * price;
-    let pred = NIL;
-    let l = this.best[side];
-    for (let steps = 0; l !== NIL; steps++) {
-      if (steps === FINGER) return this.levelForSlow(side, price, key, sgn);
-      const k = sgn * this.lPrice[l];
-      if (k === key) return l;
-      if (k > key) break;
-      pred = l;
-      l = this.lNext[l];
-    }
-    return this.newLevel(side, price, pred, l);
-  }
-
-  /** Like levelFor, walking from a live level of the side that is probably near the price. */
-  private levelNear(side: number, price: number, hint: number): number {
-    const sgn = side === BUY ? -1 : 1;
-    const key = sgn * price;
-    const hk = sgn * this.lPrice[hint];
-    if (hk === key) return hint;
-    if (key > hk) {
-      // Behind the hint: walk toward worse prices.
-      let pred = hint;
-      let l = this.lNext[hint];
-      for (let steps = 0; steps < FINGER; steps++) {
-        if (l === NIL) return this.newLevel(side, price, pred, NIL);
-        const k = sgn * this.lPrice[l];
-        if (k === key) return l;
-        if (k > key) return this.newLevel(side, price, pred, l);
-        pred = l;
-        l = this.lNext[l];
-      }
-    } else {
-      let succ = hint;
-      let l = this.lPrev[hint];
-      for (let steps = 0; steps < FINGER; steps++) {
-        if (l === NIL) return this.newLevel(side, price, NIL, succ);
-        const k = sgn * this.lPrice[l];
-        if (k === key) return l;
-        if (k < key) return this.newLevel(side, price, l, succ);
-        succ = l;
-        l = this.lPrev[l];
-      }
-    }
-    return this.levelForSlow(side, price, key, sgn);
-  }
-
-  private levelForSlow(side: number, price: number, key: number, sgn: number): number {
-    let n = this.root[side];
-    let pred = NIL;
-    let succ = NIL;
-    while (n !== NIL) {
-      const k = sgn * this.lPrice[n];
-      if (k === key) return n;
-      if (key < k) {
-        succ = n;
-        n = this.lLeft[n];
-      } else {
-        pred = n;
-        n = this.lRight[n];
-      }
-    }
-    return this.newLevel(side, price, pred, succ);
-  }
-
-  /** Creates a level between its in-order neighbours pred (better) and succ (worse). */
-  private newLevel(side: number, price: number, pred: number, succ: number): number {
-    let l = this.lFree;
-    if (l !== NIL) this.lFree = this.lNext[l];
-    else {
-      if (this.lTop === this.lCap) this.growLevels(this.lCap * 2);
-      l = this.lTop++;
-    }
-    this.lPrice[l] = price;
-    this.lQty[l] = 0;
-    this.lCount[l] = 0;
-    this.lHead[l] = this.lTail[l] = NIL;
-    this.lSide[l] = side;
-    this.lPrev[l] = pred;
-    this.lNext[l] = succ;
-    if (pred === NIL) this.best[side] = l;
-    else this.lNext[pred] = l;
-    if (succ !== NIL) this.lPrev[succ] = l;
-    this.nLevels[side]++;
-    // Treap: attach as a leaf next to an in-order neighbour, then rotate up by priority.
-    let x = this.rng;
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    this.rng = x;
-    this.lPrio[l] = x & 0x7fffffff;
-    this.lLeft[l] = this.lRight[l] = NIL;
-    if (pred === NIL && succ === NIL) {
-      this.root[side] = l;
-      this.lParent[l] = NIL;
-    } else if (pred !== NIL && this.lRight[pred] === NIL) {
-      this.lRight[pred] = l;
-      this.lParent[l] = pred;
-    } else {
-      this.lLeft[succ] = l;
-      this.lParent[l] = succ;
-    }
-    for (let p = this.lParent[l]; p !== NIL && this.lPrio[p] < this.lPrio[l]; p = this.lParent[l]) {
-      if (this.lLeft[p] === l) this.rotateRight(side, p);
-      else this.rotateLeft(side, p);
-    }
-    return l;
-  }
-
-  private removeLevel(l: number): void {
-    const side = this.lSide[l];
-    const p = this.lPrev[l];
-    const n = this.lNext[l];
-    if (p === NIL) this.best[side] = n;
-    else this.lNext[p] = n;
-    if (n !== NIL) this.lPrev[n] = p;
-    this.nLevels[side]--;
-    // Treap: rotate down (higher-priority child up) until a leaf, then detach.
-    for (;;) {
-      const a = this.lLeft[l];
-      const b = this.lRight[l];
-      if (a === NIL && b === NIL) break;
-      if (b === NIL || (a !== NIL && this.lPrio[a] > this.lPrio[b])) this.rotateRight(side, l);
-      else this.rotateLeft(side, l);
-    }
-    const par = this.lParent[l];
-    if (par === NIL) this.root[side] = NIL;
-    else if (this.lLeft[par] === l) this.lLeft[par] = NIL;
-    else this.lRight[par] = NIL;
-    this.lNext[l] = this.lFree;
-    this.lFree = l;
-  }
-
-  /** Lifts p's left child into p's place. */
-  private rotateRight(side: number, p: number): void {
-    const x = this.lLeft[p];
-    const b = this.lRight[x];
-    this.lLeft[p] = b;
-    if (b !== NIL) this.lParent[b] = p;
-    const g = this.lParent[p];
-    this.lParent[x] = g;
-    if (g === NIL) this.root[side] = x;
-    else if (this.lLeft[g] === p) this.lLeft[g] = x;
-    else this.lRight[g] = x;
-    this.lRight[x] = p;
-    this.lParent[p] = x;
-  }
-
-  /** Lifts p's right child into p's place. */
-  private rotateLeft(side: number, p: number): void {
-    const x = this.lRight[p];
-    const b = this.lLeft[x];
-    this.lRight[p] = b;
-    if (b !== NIL) this.lParent[b] = p;
-    const g = this.lParent[p];
-    this.lParent[x] = g;
-    if (g === NIL) this.root[side] = x;
-    else if (this.lLeft[g] === p) this.lLeft[g] = x;
-    else this.lRight[g] = x;
-    this.lLeft[x] = p;
-    this.lParent[p] = x;
-  }
-
-  private growLevels(cap: number): void {
-    this.lPrice = growF64(this.lPrice, cap);
-    this.lQty = growF64(this.lQty, cap);
-    this.lHead = growI32(this.lHead, cap);
-    this.lTail = growI32(this.lTail, cap);
-    this.lCount = growI32(this.lCount, cap);
-    this.lPrev = growI32(this.lPrev, cap);
-    this.lNext = growI32(this.lNext, cap);
-    this.lLeft = growI32(this.lLeft, cap);
-    this.lRight = growI32(this.lRight, cap);
-    this.lParent = growI32(this.lParent, cap);
-    this.lPrio = growI32(this.lPrio, cap);
-    this.lSide = growU8(this.lSide, cap);
-    this.lCap = cap;
   }
 }
