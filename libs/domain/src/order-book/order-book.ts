@@ -1,7 +1,6 @@
 import { BookEventBuffer } from './events';
-import { IntMap } from './int-map';
+import { OrderPool, Slot, UserPool } from './order-pool';
 import { PriceLevels } from './price-levels';
-import { growF64, growI32, growU8 } from './typed-arrays';
 import {
   BookLevel,
   BookEventFlag,
@@ -26,13 +25,8 @@ const State = { ...BookMarketState };
 const Type = { ...BookOrderType };
 const Flag = { ...BookEventFlag };
 
-const NIL = -1;
+const { NIL, F_SELL, F_RO, F_POST, STP_SHIFT } = Slot;
 const BUY = BookSide.BUY;
-// Order flag bits: side, reduce-only, post-only, STP mode in bits 3-4.
-const F_SELL = 1;
-const F_RO = 2;
-const F_POST = 4;
-const STP_SHIFT = 3;
 const MAGIC = 0x4f42534e; // "OBSN"
 const VERSION = 1;
 const HEADER = 16;
@@ -84,49 +78,11 @@ export class OrderBook {
   private _longOi = 0;
   private _shortOi = 0;
 
-  // orders
-  private oCap: number;
-  private oTop = 0;
-  private oFree = NIL;
-  private nOrders = 0;
-  private oId: Float64Array;
-  private oPrice: Float64Array;
-  private oQty: Float64Array;
-  /** Priority clock at the last time the order joined the back of its level. */
-  private oTime: Float64Array;
-  private oUser: Int32Array;
-  private oPrev: Int32Array;
-  private oNext: Int32Array;
-  private oUPrev: Int32Array;
-  private oUNext: Int32Array;
-  private oLevel: Int32Array;
-  private oFlags: Uint8Array;
-  private oCid: (string | undefined)[];
-  private readonly ids: IntMap;
-  private clock = 0;
-
+  private readonly orders: OrderPool;
+  private readonly users = new UserPool();
   private readonly levels: PriceLevels;
-  /** Resting reduce-only orders per side. */
-  private readonly roOrders = new Int32Array(2);
 
-  // users (index u; per-side values at 2u + side)
-  private uCap = 16;
-  private nUsers = 0;
-  private uId: Float64Array = new Float64Array(16);
-  private uPos: Float64Array = new Float64Array(16);
-  private uRo: Float64Array = new Float64Array(32);
-  private uCnt: Int32Array = new Int32Array(32);
-  private uHead: Int32Array = new Int32Array(16);
-  private uTail: Int32Array = new Int32Array(16);
-  private uCids: (Map<string, number> | undefined)[] = [];
-  private readonly userIdx = new IntMap();
-  private lastUserId = NaN;
-  private lastU = NIL;
-
-  // scratch for the FOK dry run
-  private simStamp: Int32Array = new Int32Array(16);
-  private simClose: Float64Array = new Float64Array(16);
-  private simRo: Float64Array = new Float64Array(16);
+  /** Marks users already copied into the FOK dry run's scratch columns. */
   private stamp = 0;
   // treap search results
   private foundPred = NIL;
@@ -139,20 +95,7 @@ export class OrderBook {
     this.maxOrderQty = config.maxOrderQty ?? 2 ** 40;
     this.maxPrice = config.maxPrice ?? 2 ** 48;
     const cap = Math.max(16, config.initialCapacity ?? 1024);
-    this.oCap = cap;
-    this.oId = new Float64Array(cap);
-    this.oPrice = new Float64Array(cap);
-    this.oQty = new Float64Array(cap);
-    this.oTime = new Float64Array(cap);
-    this.oUser = new Int32Array(cap);
-    this.oPrev = new Int32Array(cap);
-    this.oNext = new Int32Array(cap);
-    this.oUPrev = new Int32Array(cap);
-    this.oUNext = new Int32Array(cap);
-    this.oLevel = new Int32Array(cap);
-    this.oFlags = new Uint8Array(cap);
-    this.oCid = new Array<string | undefined>(cap).fill(undefined);
-    this.ids = new IntMap(cap);
+    this.orders = new OrderPool(cap);
     this.levels = new PriceLevels(Math.max(16, cap >> 2));
   }
 
@@ -172,7 +115,7 @@ export class OrderBook {
     return this._shortOi;
   }
   get restingOrders(): number {
-    return this.nOrders;
+    return this.orders.count;
   }
   levelCount(side: BookSide): number {
     return this.levels.sideCount[side];
@@ -188,37 +131,38 @@ export class OrderBook {
     return l === NIL ? 0 : this.levels.qty[l];
   }
   position(user: number): number {
-    const u = this.userIdx.get(user);
-    return u === NIL ? 0 : this.uPos[u];
+    const u = this.users.lookup(user);
+    return u === NIL ? 0 : this.users.pos[u];
   }
   /** Users with a position, and their signed size in lots. */
   positions(): Map<number, number> {
     const out = new Map<number, number>();
-    for (let u = 0; u < this.nUsers; u++) if (this.uPos[u] !== 0) out.set(this.uId[u], this.uPos[u]);
+    for (let u = 0; u < this.users.count; u++)
+      if (this.users.pos[u] !== 0) out.set(this.users.id[u], this.users.pos[u]);
     return out;
   }
   order(orderId: number): RestingBookOrder | undefined {
-    const o = this.ids.get(orderId);
+    const o = this.orders.ids.get(orderId);
     return o === NIL ? undefined : this.describe(o);
   }
   orderIdOf(user: number, clientOrderId: string): number | undefined {
-    const u = this.userIdx.get(user);
-    const o = u === NIL ? undefined : this.uCids[u]?.get(clientOrderId);
-    return o === undefined ? undefined : this.oId[o];
+    const u = this.users.lookup(user);
+    const o = u === NIL ? undefined : this.users.cids[u]?.get(clientOrderId);
+    return o === undefined ? undefined : this.orders.id[o];
   }
   /** A user's open orders, oldest priority first. */
   openOrders(user: number): RestingBookOrder[] {
     const out: RestingBookOrder[] = [];
-    const u = this.userIdx.get(user);
+    const u = this.users.lookup(user);
     if (u === NIL) return out;
-    for (let o = this.uHead[u]; o !== NIL; o = this.oUNext[o]) out.push(this.describe(o));
+    for (let o = this.users.head[u]; o !== NIL; o = this.orders.uNext[o]) out.push(this.describe(o));
     return out;
   }
   /** Resting orders of a side in priority order (best price first, FIFO within a price). */
   ordersOf(side: BookSide): RestingBookOrder[] {
     const out: RestingBookOrder[] = [];
     for (let l = this.levels.best[side]; l !== NIL; l = this.levels.next[l])
-      for (let o = this.levels.head[l]; o !== NIL; o = this.oNext[o]) out.push(this.describe(o));
+      for (let o = this.levels.head[l]; o !== NIL; o = this.orders.next[o]) out.push(this.describe(o));
     return out;
   }
   /** Aggregated levels of a side, best first. */
@@ -230,18 +174,18 @@ export class OrderBook {
   }
 
   private describe(o: number): RestingBookOrder {
-    const f = this.oFlags[o];
+    const f = this.orders.flags[o];
     const r: RestingBookOrder = {
-      orderId: this.oId[o],
-      user: this.uId[this.oUser[o]],
+      orderId: this.orders.id[o],
+      user: this.users.id[this.orders.user[o]],
       side: (f & F_SELL) as BookSide,
-      price: this.oPrice[o],
-      quantity: this.oQty[o],
+      price: this.orders.price[o],
+      quantity: this.orders.qty[o],
       reduceOnly: (f & F_RO) !== 0,
       postOnly: (f & F_POST) !== 0,
       stp: ((f >> STP_SHIFT) & 3) as BookStpMode,
     };
-    const cid = this.oCid[o];
+    const cid = this.orders.cid[o];
     if (cid !== undefined) r.clientOrderId = cid;
     return r;
   }
@@ -275,15 +219,15 @@ export class OrderBook {
       reason = Reason.INVALID_ORDER;
     else if (!this.validQty(qty0)) reason = Reason.INVALID_QUANTITY;
     else if (!isMarket && !this.validPrice(price)) reason = Reason.INVALID_PRICE;
-    else if (this.ids.get(id) !== NIL) reason = Reason.DUPLICATE_ORDER_ID;
+    else if (this.orders.ids.get(id) !== NIL) reason = Reason.DUPLICATE_ORDER_ID;
     if (reason !== Reason.NONE) {
       ev.order(Kind.REJECTED, ++this._seq, reason, 0, id, userId, side, price, qty0, 0);
       return;
     }
-    const u = this.userIndex(userId);
+    const u = this.users.intern(userId);
     const cid = o.clientOrderId;
     if (cid !== undefined) {
-      const m = this.uCids[u];
+      const m = this.users.cids[u];
       if (m !== undefined && m.has(cid)) {
         ev.order(
           Kind.REJECTED,
@@ -303,11 +247,11 @@ export class OrderBook {
     let flags = side | (stp << STP_SHIFT) | (tif === Tif.GTX ? F_POST : 0);
     let qty = qty0;
     let accFlags = 0;
-    const pos = this.uPos[u];
+    const pos = this.users.pos[u];
     const closable = side === BUY ? (pos < 0 ? -pos : 0) : pos > 0 ? pos : 0;
     if (o.reduceOnly) {
       flags |= F_RO;
-      const room = closable - this.uRo[2 * u + side];
+      const room = closable - this.users.ro[2 * u + side];
       if (room <= 0) reason = Reason.REDUCE_ONLY_REJECTED;
       else if (qty > room) {
         qty = room;
@@ -338,8 +282,8 @@ export class OrderBook {
   /** Cancels a user's order. Events: CANCELED, or CANCEL_REJECTED (UNKNOWN_ORDER). */
   cancel(user: number, orderId: number): boolean {
     this.events.count = 0;
-    const o = this.ids.get(orderId);
-    if (o === NIL || this.uId[this.oUser[o]] !== user) {
+    const o = this.orders.ids.get(orderId);
+    if (o === NIL || this.users.id[this.orders.user[o]] !== user) {
       this.events.order(
         Kind.CANCEL_REJECTED,
         ++this._seq,
@@ -362,8 +306,8 @@ export class OrderBook {
   /** Cancels by client order id; a rejection carries orderId -1. */
   cancelByClientId(user: number, clientOrderId: string): boolean {
     this.events.count = 0;
-    const u = this.userIdx.get(user);
-    const o = u === NIL ? undefined : this.uCids[u]?.get(clientOrderId);
+    const u = this.users.lookup(user);
+    const o = u === NIL ? undefined : this.users.cids[u]?.get(clientOrderId);
     if (o === undefined) {
       this.events.order(Kind.CANCEL_REJECTED, ++this._seq, Reason.UNKNOWN_ORDER, 0, -1, user, 0, 0, 0, 0);
       return false;
@@ -376,10 +320,10 @@ export class OrderBook {
   /** Cancels every open order of a user (oldest priority first); returns how many. */
   cancelAll(user: number): number {
     this.events.count = 0;
-    const u = this.userIdx.get(user);
+    const u = this.users.lookup(user);
     if (u === NIL) return 0;
     let n = 0;
-    for (let o = this.uHead[u]; o !== NIL; o = this.uHead[u]) {
+    for (let o = this.users.head[u]; o !== NIL; o = this.users.head[u]) {
       this.emitGone(Kind.CANCELED, o, Reason.CANCEL_ALL);
       this.removeOrder(o);
       n++;
@@ -396,26 +340,26 @@ export class OrderBook {
   amend(user: number, orderId: number, price: number, quantity: number): boolean {
     const ev = this.events;
     ev.count = 0;
-    const o = this.ids.get(orderId);
+    const o = this.orders.ids.get(orderId);
     let reason: number = Reason.NONE;
     if (this._state !== State.TRADING) reason = Reason.MARKET_NOT_TRADING;
-    else if (o === NIL || this.uId[this.oUser[o]] !== user) reason = Reason.UNKNOWN_ORDER;
+    else if (o === NIL || this.users.id[this.orders.user[o]] !== user) reason = Reason.UNKNOWN_ORDER;
     else if (!this.validQty(quantity)) reason = Reason.INVALID_QUANTITY;
     else if (!this.validPrice(price)) reason = Reason.INVALID_PRICE;
     if (reason !== Reason.NONE) {
       ev.order(Kind.AMEND_REJECTED, ++this._seq, reason, 0, orderId, user, 0, price, quantity, 0);
       return false;
     }
-    const u = this.oUser[o];
-    const flags = this.oFlags[o];
+    const u = this.orders.user[o];
+    const flags = this.orders.flags[o];
     const side = flags & F_SELL;
-    const oldPrice = this.oPrice[o];
-    const oldQty = this.oQty[o];
-    const pos = this.uPos[u];
+    const oldPrice = this.orders.price[o];
+    const oldQty = this.orders.qty[o];
+    const pos = this.users.pos[u];
     const closable = side === BUY ? (pos < 0 ? -pos : 0) : pos > 0 ? pos : 0;
     let qty = quantity;
     if (flags & F_RO) {
-      const room = closable - (this.uRo[2 * u + side] - oldQty);
+      const room = closable - (this.users.ro[2 * u + side] - oldQty);
       if (qty > room) qty = room;
     } else if ((price !== oldPrice || qty > oldQty) && qty > closable && this.exceedsOi(qty - closable))
       reason = Reason.OI_CAP_EXCEEDED;
@@ -428,9 +372,9 @@ export class OrderBook {
     if (price === oldPrice && qty <= oldQty) {
       if (qty < oldQty) {
         const d = oldQty - qty;
-        this.oQty[o] = qty;
-        this.levels.qty[this.oLevel[o]] -= d;
-        if (flags & F_RO) this.uRo[2 * u + side] -= d;
+        this.orders.qty[o] = qty;
+        this.levels.qty[this.orders.level[o]] -= d;
+        if (flags & F_RO) this.users.ro[2 * u + side] -= d;
       }
       ev.order(
         Kind.AMENDED,
@@ -449,7 +393,7 @@ export class OrderBook {
     ev.order(Kind.AMENDED, ++this._seq, Reason.AMENDED_BY_USER, 0, orderId, user, side, price, qty, qty);
     if (price === oldPrice) {
       // Larger at the same price: to the back of its level and of its user's list.
-      const l = this.oLevel[o];
+      const l = this.orders.level[o];
       this.detach(o);
       this.attach(o, this.levels.count[l] === 0 ? this.levels.levelFor(side, price) : l, price, qty);
       return true;
@@ -458,7 +402,7 @@ export class OrderBook {
     // with this id when it crosses, then rests with what is left.
     if (!this.crosses(side, price)) {
       // Nothing trades: look for the new level from the old one (moves are usually small).
-      const l = this.oLevel[o];
+      const l = this.orders.level[o];
       const hint =
         this.levels.count[l] > 1
           ? l
@@ -511,14 +455,15 @@ export class OrderBook {
    * Treap shapes are not kept: they do not change behaviour.
    */
   snapshot(): Uint8Array {
-    const n = this.nOrders;
+    const n = this.orders.count;
     // Users worth keeping: a position or an open order.
-    const keep = new Int32Array(this.nUsers).fill(NIL);
+    const keep = new Int32Array(this.users.count).fill(NIL);
     let nu = 0;
-    for (let u = 0; u < this.nUsers; u++) if (this.uPos[u] !== 0 || this.uHead[u] !== NIL) keep[u] = nu++;
+    for (let u = 0; u < this.users.count; u++)
+      if (this.users.pos[u] !== 0 || this.users.head[u] !== NIL) keep[u] = nu++;
     const nl = this.levels.sideCount[0] + this.levels.sideCount[1];
     const layout = snapshotLayout(nu, nl, n);
-    const slotIndex = new Int32Array(this.oTop);
+    const slotIndex = new Int32Array(this.orders.top);
     const cids: (number | string)[] = [];
     const buf = new ArrayBuffer(layout.cids);
     const head = new Float64Array(buf, 0, HEADER);
@@ -531,11 +476,11 @@ export class OrderBook {
     const orderUser = new Int32Array(buf, layout.orders + 16 * n, n);
     const userOrder = new Int32Array(buf, layout.orders + 20 * n, n);
     const orderFlags = new Uint8Array(buf, layout.orders + 24 * n, n);
-    for (let u = 0; u < this.nUsers; u++) {
+    for (let u = 0; u < this.users.count; u++) {
       const k = keep[u];
       if (k === NIL) continue;
-      usersId[k] = this.uId[u];
-      usersPos[k] = this.uPos[u];
+      usersId[k] = this.users.id[u];
+      usersPos[k] = this.users.pos[u];
     }
     let li = 0;
     let oi = 0;
@@ -543,19 +488,19 @@ export class OrderBook {
       for (let l = this.levels.best[side]; l !== NIL; l = this.levels.next[l]) {
         levelPrice[li] = this.levels.price[l];
         levelCount[li++] = this.levels.count[l];
-        for (let o = this.levels.head[l]; o !== NIL; o = this.oNext[o]) {
-          orderId[oi] = this.oId[o];
-          orderQty[oi] = this.oQty[o];
-          orderUser[oi] = keep[this.oUser[o]];
-          orderFlags[oi] = this.oFlags[o];
-          const cid = this.oCid[o];
+        for (let o = this.levels.head[l]; o !== NIL; o = this.orders.next[o]) {
+          orderId[oi] = this.orders.id[o];
+          orderQty[oi] = this.orders.qty[o];
+          orderUser[oi] = keep[this.orders.user[o]];
+          orderFlags[oi] = this.orders.flags[o];
+          const cid = this.orders.cid[o];
           if (cid !== undefined) cids.push(oi, cid);
           slotIndex[o] = oi++;
         }
       }
     let ui = 0;
-    for (let u = 0; u < this.nUsers; u++)
-      for (let o = this.uHead[u]; o !== NIL; o = this.oUNext[o]) userOrder[ui++] = slotIndex[o];
+    for (let u = 0; u < this.users.count; u++)
+      for (let o = this.users.head[u]; o !== NIL; o = this.orders.uNext[o]) userOrder[ui++] = slotIndex[o];
     const cidBytes = cids.length ? new TextEncoder().encode(JSON.stringify(cids)) : new Uint8Array(0);
     head.set([
       MAGIC,
@@ -573,7 +518,7 @@ export class OrderBook {
       this.levels.sideCount[1],
       n,
       cidBytes.length,
-      this.clock,
+      this.orders.clock,
     ]);
     const out = new Uint8Array(layout.cids + cidBytes.length);
     out.set(new Uint8Array(buf));
@@ -609,18 +554,28 @@ export class OrderBook {
     book._shortOi = head[7];
     const usersId = new Float64Array(buf, base + layout.users, nu);
     const usersPos = new Float64Array(buf, base + layout.users + 8 * nu, nu);
-    for (let i = 0; i < nu; i++) book.uPos[book.addUser(usersId[i])] = usersPos[i];
+    for (let i = 0; i < nu; i++) book.users.pos[book.users.add(usersId[i])] = usersPos[i];
     const levelPrice = new Float64Array(buf, base + layout.levels, nl);
     const levelCount = new Int32Array(buf, base + layout.levels + 8 * nl, nl);
     const at = base + layout.orders;
-    book.oId.set(new Float64Array(buf, at, n));
-    book.oQty.set(new Float64Array(buf, at + 8 * n, n));
-    book.oUser.set(new Int32Array(buf, at + 16 * n, n));
+    book.orders.id.set(new Float64Array(buf, at, n));
+    book.orders.qty.set(new Float64Array(buf, at + 8 * n, n));
+    book.orders.user.set(new Int32Array(buf, at + 16 * n, n));
     const userOrder = new Int32Array(buf, at + 20 * n, n);
-    book.oFlags.set(new Uint8Array(buf, at + 24 * n, n));
-    book.oTop = n;
-    book.nOrders = n;
-    const { oId, oQty, oUser, oFlags, oPrice, oPrev, oNext, oLevel, oTime, uCnt, uRo } = book;
+    book.orders.flags.set(new Uint8Array(buf, at + 24 * n, n));
+    book.orders.top = n;
+    book.orders.count = n;
+    const {
+      id: oId,
+      qty: oQty,
+      user: oUser,
+      flags: oFlags,
+      price: oPrice,
+      prev: oPrev,
+      next: oNext,
+    } = book.orders;
+    const { level: oLevel, time: oTime } = book.orders;
+    const { cnt: uCnt, ro: uRo } = book.users;
     let o = 0;
     let worst = NIL;
     for (let li = 0; li < nl; li++) {
@@ -645,23 +600,23 @@ export class OrderBook {
         uCnt[2 * u + side]++;
         if (oFlags[o] & F_RO) {
           uRo[2 * u + side] += oQty[o];
-          book.roOrders[side]++;
+          book.orders.reduceOnly[side]++;
         }
-        book.ids.set(oId[o], o);
+        book.orders.ids.set(oId[o], o);
       }
       book.levels.qty[l] = qty;
     }
-    book.clock = Math.max(head[15], n);
-    for (let i = 0; i < n; i++) book.appendToUser(userOrder[i], oUser[userOrder[i]]);
+    book.orders.clock = Math.max(head[15], n);
+    for (let i = 0; i < n; i++) book.orders.appendToUser(userOrder[i], oUser[userOrder[i]], book.users);
     if (head[14] > 0) {
       const cids = JSON.parse(new TextDecoder().decode(aligned.subarray(layout.cids))) as (number | string)[];
       for (let i = 0; i < cids.length; i += 2) {
         const slot = cids[i] as number;
         const cid = cids[i + 1] as string;
         const u = oUser[slot];
-        book.oCid[slot] = cid;
-        let m = book.uCids[u];
-        if (m === undefined) book.uCids[u] = m = new Map();
+        book.orders.cid[slot] = cid;
+        let m = book.users.cids[u];
+        if (m === undefined) book.users.cids[u] = m = new Map();
         m.set(cid, slot);
       }
     }
@@ -683,8 +638,8 @@ export class OrderBook {
     const ev = this.events;
     const opp = side ^ 1;
     const stp = (flags >> STP_SHIFT) & 3;
-    const userId = this.uId[u];
-    const uPos = this.uPos;
+    const userId = this.users.id[u];
+    const uPos = this.users.pos;
     let left = qty;
     while (left > 0) {
       const lvl = this.levels.best[opp];
@@ -692,7 +647,7 @@ export class OrderBook {
       const px = this.levels.price[lvl];
       if (!isMarket && (side === BUY ? px > limit : px < limit)) break;
       const m = this.levels.head[lvl];
-      const mu = this.oUser[m];
+      const mu = this.orders.user[m];
       if (mu === u && stp !== Stp.NONE) {
         if (stp !== Stp.EXPIRE_TAKER) {
           this.emitGone(Kind.EXPIRED, m, Reason.SELF_TRADE);
@@ -704,7 +659,7 @@ export class OrderBook {
         }
         continue;
       }
-      const mq = this.oQty[m];
+      const mq = this.orders.qty[m];
       const q = left < mq ? left : mq;
       // Taker leg first, then maker leg: a self-trade (STP NONE) nets to no change.
       let p = uPos[u];
@@ -736,7 +691,7 @@ export class OrderBook {
       left -= q;
       const mLeft = mq - q;
       this.levels.qty[lvl] -= q;
-      if (this.oFlags[m] & F_RO) this.uRo[2 * mu + opp] -= q;
+      if (this.orders.flags[m] & F_RO) this.users.ro[2 * mu + opp] -= q;
       ev.fill(
         ++this._seq,
         id,
@@ -745,8 +700,8 @@ export class OrderBook {
         px,
         q,
         left,
-        this.oId[m],
-        this.uId[mu],
+        this.orders.id[m],
+        this.users.id[mu],
         mLeft,
         q - tClose,
         tClose,
@@ -754,11 +709,11 @@ export class OrderBook {
         mClose,
       );
       if (mLeft === 0) {
-        this.oQty[m] = 0;
+        this.orders.qty[m] = 0;
         this.removeOrder(m);
-      } else this.oQty[m] = mLeft;
-      if (this.uRo[2 * u] + this.uRo[2 * u + 1] > 0) this.trimReduceOnly(u);
-      if (mu !== u && this.uRo[2 * mu] + this.uRo[2 * mu + 1] > 0) this.trimReduceOnly(mu);
+      } else this.orders.qty[m] = mLeft;
+      if (this.users.ro[2 * u] + this.users.ro[2 * u + 1] > 0) this.trimReduceOnly(u);
+      if (mu !== u && this.users.ro[2 * mu] + this.users.ro[2 * mu + 1] > 0) this.trimReduceOnly(mu);
     }
     return left;
   }
@@ -779,8 +734,8 @@ export class OrderBook {
   ): boolean {
     const opp = side ^ 1;
     let need = qty;
-    const simple = stp === Stp.NONE || this.uCnt[2 * u + opp] === 0;
-    if (simple && this.roOrders[opp] === 0) {
+    const simple = stp === Stp.NONE || this.users.cnt[2 * u + opp] === 0;
+    if (simple && this.orders.reduceOnly[opp] === 0) {
       // Nothing can vanish mid-match: level totals suffice.
       for (let l = this.levels.best[opp]; l !== NIL; l = this.levels.next[l]) {
         const px = this.levels.price[l];
@@ -794,32 +749,32 @@ export class OrderBook {
     for (let l = this.levels.best[opp]; l !== NIL; l = this.levels.next[l]) {
       const px = this.levels.price[l];
       if (!isMarket && (side === BUY ? px > limit : px < limit)) return false;
-      for (let o = this.levels.head[l]; o !== NIL; o = this.oNext[o]) {
-        const mu = this.oUser[o];
+      for (let o = this.levels.head[l]; o !== NIL; o = this.orders.next[o]) {
+        const mu = this.orders.user[o];
         if (mu === u) {
           if (!simple) {
             if (stp === Stp.EXPIRE_MAKER) continue;
             return false;
           }
-          need -= this.oQty[o];
-        } else if (this.uRo[2 * mu + opp] === 0) need -= this.oQty[o];
+          need -= this.orders.qty[o];
+        } else if (this.users.ro[2 * mu + opp] === 0) need -= this.orders.qty[o];
         else {
-          if (this.simStamp[mu] !== stamp) {
-            this.simStamp[mu] = stamp;
-            const p = this.uPos[mu];
-            this.simClose[mu] = opp === BUY ? -p : p;
-            this.simRo[mu] = this.uRo[2 * mu + opp];
+          if (this.users.simStamp[mu] !== stamp) {
+            this.users.simStamp[mu] = stamp;
+            const p = this.users.pos[mu];
+            this.users.simClose[mu] = opp === BUY ? -p : p;
+            this.users.simRo[mu] = this.users.ro[2 * mu + opp];
           }
-          let take = this.oQty[o];
-          if (this.oFlags[o] & F_RO) {
-            if (take > this.simRo[mu]) take = this.simRo[mu];
+          let take = this.orders.qty[o];
+          if (this.orders.flags[o] & F_RO) {
+            if (take > this.users.simRo[mu]) take = this.users.simRo[mu];
             if (take > need) take = need;
-            this.simRo[mu] -= take;
-            this.simClose[mu] -= take;
+            this.users.simRo[mu] -= take;
+            this.users.simClose[mu] -= take;
           } else {
             if (take > need) take = need;
-            const c = (this.simClose[mu] -= take);
-            if (this.simRo[mu] > c) this.simRo[mu] = c > 0 ? c : 0;
+            const c = (this.users.simClose[mu] -= take);
+            if (this.users.simRo[mu] > c) this.users.simRo[mu] = c > 0 ? c : 0;
           }
           need -= take;
         }
@@ -834,34 +789,34 @@ export class OrderBook {
    * their position moved: shrinks or cancels reduce-only orders, worst priority first.
    */
   private trimReduceOnly(u: number): void {
-    const pos = this.uPos[u];
+    const pos = this.users.pos[u];
     for (let s = 0; s < 2; s++) {
       const allowed = s === BUY ? (pos < 0 ? -pos : 0) : pos > 0 ? pos : 0;
-      while (this.uRo[2 * u + s] > allowed) {
-        const excess = this.uRo[2 * u + s] - allowed;
+      while (this.users.ro[2 * u + s] > allowed) {
+        const excess = this.users.ro[2 * u + s] - allowed;
         let w = NIL;
-        for (let o = this.uHead[u]; o !== NIL; o = this.oUNext[o]) {
-          const f = this.oFlags[o];
+        for (let o = this.users.head[u]; o !== NIL; o = this.orders.uNext[o]) {
+          const f = this.orders.flags[o];
           if ((f & F_RO) === 0 || (f & F_SELL) !== s) continue;
           if (w === NIL || this.worse(s, o, w)) w = o;
         }
-        const q = this.oQty[w];
+        const q = this.orders.qty[w];
         if (q <= excess) {
           this.emitGone(Kind.CANCELED, w, Reason.REDUCE_ONLY_TRIM);
           this.removeOrder(w);
         } else {
-          this.oQty[w] = q - excess;
-          this.levels.qty[this.oLevel[w]] -= excess;
-          this.uRo[2 * u + s] -= excess;
+          this.orders.qty[w] = q - excess;
+          this.levels.qty[this.orders.level[w]] -= excess;
+          this.users.ro[2 * u + s] -= excess;
           this.events.order(
             Kind.AMENDED,
             ++this._seq,
             Reason.REDUCE_ONLY_TRIM,
             Flag.KEPT_PRIORITY,
-            this.oId[w],
-            this.uId[u],
+            this.orders.id[w],
+            this.users.id[u],
             s,
-            this.oPrice[w],
+            this.orders.price[w],
             q - excess,
             q - excess,
           );
@@ -872,10 +827,10 @@ export class OrderBook {
 
   /** Is resting order a behind resting order b (same side)? */
   private worse(side: number, a: number, b: number): boolean {
-    const pa = this.oPrice[a];
-    const pb = this.oPrice[b];
+    const pa = this.orders.price[a];
+    const pb = this.orders.price[b];
     if (pa !== pb) return side === BUY ? pa < pb : pa > pb;
-    return this.oTime[a] > this.oTime[b];
+    return this.orders.time[a] > this.orders.time[b];
   }
 
   private crosses(side: number, price: number): boolean {
@@ -897,17 +852,17 @@ export class OrderBook {
   }
 
   private emitGone(kind: number, o: number, reason: number): void {
-    const f = this.oFlags[o];
+    const f = this.orders.flags[o];
     this.events.order(
       kind,
       ++this._seq,
       reason,
       0,
-      this.oId[o],
-      this.uId[this.oUser[o]],
+      this.orders.id[o],
+      this.users.id[this.orders.user[o]],
       f & F_SELL,
-      this.oPrice[o],
-      this.oQty[o],
+      this.orders.price[o],
+      this.orders.qty[o],
       0,
     );
   }
@@ -923,167 +878,72 @@ export class OrderBook {
     flags: number,
     cid: string | undefined,
   ): void {
-    let o = this.oFree;
-    if (o !== NIL) this.oFree = this.oNext[o];
-    else {
-      if (this.oTop === this.oCap) this.growOrders(this.oCap * 2);
-      o = this.oTop++;
-    }
-    this.oId[o] = id;
-    this.oUser[o] = u;
-    this.oFlags[o] = flags;
-    this.ids.set(id, o);
+    const o = this.orders.alloc();
+    this.orders.id[o] = id;
+    this.orders.user[o] = u;
+    this.orders.flags[o] = flags;
+    this.orders.ids.set(id, o);
     if (cid !== undefined) {
-      this.oCid[o] = cid;
-      let m = this.uCids[u];
-      if (m === undefined) this.uCids[u] = m = new Map();
+      this.orders.cid[o] = cid;
+      let m = this.users.cids[u];
+      if (m === undefined) this.users.cids[u] = m = new Map();
       m.set(cid, o);
     }
-    this.nOrders++;
+    this.orders.count++;
     this.attach(o, this.levels.levelFor(side, price), price, qty);
   }
 
   /** Puts a registered order at the back of level l and of its user's list. */
   private attach(o: number, l: number, price: number, qty: number): void {
-    const u = this.oUser[o];
-    const f = this.oFlags[o];
+    const u = this.orders.user[o];
+    const f = this.orders.flags[o];
     const s = f & F_SELL;
-    this.oPrice[o] = price;
-    this.oQty[o] = qty;
-    this.oTime[o] = ++this.clock;
-    this.appendToLevel(o, l);
+    this.orders.price[o] = price;
+    this.orders.qty[o] = qty;
+    this.orders.time[o] = ++this.orders.clock;
+    this.orders.appendToLevel(o, l, this.levels);
     this.levels.qty[l] += qty;
     this.levels.count[l]++;
-    this.appendToUser(o, u);
-    this.uCnt[2 * u + s]++;
+    this.orders.appendToUser(o, u, this.users);
+    this.users.cnt[2 * u + s]++;
     if (f & F_RO) {
-      this.uRo[2 * u + s] += qty;
-      this.roOrders[s]++;
+      this.users.ro[2 * u + s] += qty;
+      this.orders.reduceOnly[s]++;
     }
   }
 
   /** Takes an order off its level (dropping the level if empty) and its user's list. */
   private detach(o: number): void {
-    const l = this.oLevel[o];
-    const q = this.oQty[o];
-    const u = this.oUser[o];
-    const f = this.oFlags[o];
+    const l = this.orders.level[o];
+    const q = this.orders.qty[o];
+    const u = this.orders.user[o];
+    const f = this.orders.flags[o];
     const s = f & F_SELL;
-    this.unlinkFromLevel(o, l);
+    this.orders.unlinkFromLevel(o, l, this.levels);
     this.levels.qty[l] -= q;
     if (--this.levels.count[l] === 0) this.levels.remove(l);
-    this.unlinkFromUser(o, u);
-    this.uCnt[2 * u + s]--;
+    this.orders.unlinkFromUser(o, u, this.users);
+    this.users.cnt[2 * u + s]--;
     if (f & F_RO) {
-      this.uRo[2 * u + s] -= q;
-      this.roOrders[s]--;
+      this.users.ro[2 * u + s] -= q;
+      this.orders.reduceOnly[s]--;
     }
   }
 
   /** Forgets a detached order: id, client id, slot. */
   private release(o: number): void {
-    this.ids.delete(this.oId[o]);
-    const cid = this.oCid[o];
+    this.orders.ids.delete(this.orders.id[o]);
+    const cid = this.orders.cid[o];
     if (cid !== undefined) {
-      this.uCids[this.oUser[o]]?.delete(cid);
-      this.oCid[o] = undefined;
+      this.users.cids[this.orders.user[o]]?.delete(cid);
+      this.orders.cid[o] = undefined;
     }
-    this.oNext[o] = this.oFree;
-    this.oFree = o;
-    this.nOrders--;
+    this.orders.free(o);
+    this.orders.count--;
   }
 
   private removeOrder(o: number): void {
     this.detach(o);
     this.release(o);
-  }
-
-  private appendToLevel(o: number, l: number): void {
-    const t = this.levels.tail[l];
-    this.oPrev[o] = t;
-    this.oNext[o] = NIL;
-    this.oLevel[o] = l;
-    if (t === NIL) this.levels.head[l] = o;
-    else this.oNext[t] = o;
-    this.levels.tail[l] = o;
-  }
-
-  private unlinkFromLevel(o: number, l: number): void {
-    const p = this.oPrev[o];
-    const n = this.oNext[o];
-    if (p === NIL) this.levels.head[l] = n;
-    else this.oNext[p] = n;
-    if (n === NIL) this.levels.tail[l] = p;
-    else this.oPrev[n] = p;
-  }
-
-  private appendToUser(o: number, u: number): void {
-    const t = this.uTail[u];
-    this.oUPrev[o] = t;
-    this.oUNext[o] = NIL;
-    if (t === NIL) this.uHead[u] = o;
-    else this.oUNext[t] = o;
-    this.uTail[u] = o;
-  }
-
-  private unlinkFromUser(o: number, u: number): void {
-    const p = this.oUPrev[o];
-    const n = this.oUNext[o];
-    if (p === NIL) this.uHead[u] = n;
-    else this.oUNext[p] = n;
-    if (n === NIL) this.uTail[u] = p;
-    else this.oUPrev[n] = p;
-  }
-
-  private growOrders(cap: number): void {
-    this.oId = growF64(this.oId, cap);
-    this.oPrice = growF64(this.oPrice, cap);
-    this.oQty = growF64(this.oQty, cap);
-    this.oTime = growF64(this.oTime, cap);
-    this.oUser = growI32(this.oUser, cap);
-    this.oPrev = growI32(this.oPrev, cap);
-    this.oNext = growI32(this.oNext, cap);
-    this.oUPrev = growI32(this.oUPrev, cap);
-    this.oUNext = growI32(this.oUNext, cap);
-    this.oLevel = growI32(this.oLevel, cap);
-    this.oFlags = growU8(this.oFlags, cap);
-    for (let i = this.oCap; i < cap; i++) this.oCid.push(undefined);
-    this.oCap = cap;
-  }
-
-  // ------------------------------------------------------------------ users
-
-  private userIndex(user: number): number {
-    if (user === this.lastUserId) return this.lastU;
-    let u = this.userIdx.get(user);
-    if (u === NIL) u = this.addUser(user);
-    this.lastUserId = user;
-    this.lastU = u;
-    return u;
-  }
-
-  private addUser(user: number): number {
-    const u = this.nUsers++;
-    if (u === this.uCap) {
-      const cap = this.uCap * 2;
-      this.uId = growF64(this.uId, cap);
-      this.uPos = growF64(this.uPos, cap);
-      this.uRo = growF64(this.uRo, 2 * cap);
-      this.uCnt = growI32(this.uCnt, 2 * cap);
-      this.uHead = growI32(this.uHead, cap);
-      this.uTail = growI32(this.uTail, cap);
-      this.simStamp = growI32(this.simStamp, cap);
-      this.simClose = growF64(this.simClose, cap);
-      this.simRo = growF64(this.simRo, cap);
-      this.uCap = cap;
-    }
-    this.uId[u] = user;
-    this.uPos[u] = 0;
-    this.uRo[2 * u] = this.uRo[2 * u + 1] = 0;
-    this.uCnt[2 * u] = this.uCnt[2 * u + 1] = 0;
-    this.uHead[u] = this.uTail[u] = NIL;
-    this.uCids.push(undefined);
-    this.userIdx.set(user, u);
-    return u;
   }
 }

@@ -1,7 +1,8 @@
+import { Slot } from './order-pool';
 import { growF64, growI32, growU8 } from './typed-arrays';
 import { BookSide } from './types';
 
-const NIL = -1;
+const NIL = Slot.NIL;
 const BUY = BookSide.BUY;
 /** Levels walked from the best price before falling back to the tree (new orders land near the top). */
 const FINGER = 8;
