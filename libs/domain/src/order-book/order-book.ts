@@ -1,6 +1,7 @@
 import { BookEventBuffer } from './events';
 import { OrderPool, Slot, UserPool } from './order-pool';
 import { PriceLevels } from './price-levels';
+import { encodeSnapshot, loadSnapshot, openSnapshot } from './snapshot-codec';
 import {
   BookLevel,
   BookEventFlag,
@@ -27,20 +28,6 @@ const Flag = { ...BookEventFlag };
 
 const { NIL, F_SELL, F_RO, F_POST, STP_SHIFT } = Slot;
 const BUY = BookSide.BUY;
-const MAGIC = 0x4f42534e; // "OBSN"
-const VERSION = 1;
-const HEADER = 16;
-
-/** Byte offsets of a snapshot's sections (each 8-byte aligned for typed-array views). */
-function snapshotLayout(users: number, levels: number, orders: number) {
-  const pad = (x: number) => Math.ceil(x / 8) * 8;
-  const usersAt = HEADER * 8;
-  const levelsAt = usersAt + 16 * users;
-  const ordersAt = levelsAt + pad(12 * levels);
-  const cidsAt = ordersAt + pad(25 * orders);
-  return { users: usersAt, levels: levelsAt, orders: ordersAt, cids: cidsAt };
-}
-
 /**
  * One symbol's order book and matcher: price-time priority, integer ticks and lots, deterministic.
  * It also owns the per-user position of the symbol (fills are the only way it changes), hence
@@ -448,178 +435,41 @@ export class OrderBook {
 
   // ------------------------------------------------------------------ snapshot
 
-  /**
-   * The whole state in one compact buffer: header, users (id, position), levels best first per side
-   * (price, order count), orders in priority order (id, open quantity, user, flags), each user's
-   * orders in their list order, client order ids as JSON. About 25 bytes per order.
-   * Treap shapes are not kept: they do not change behaviour.
-   */
+  /** The whole state in one compact buffer (format in snapshot-codec.ts). */
   snapshot(): Uint8Array {
-    const n = this.orders.count;
-    // Users worth keeping: a position or an open order.
-    const keep = new Int32Array(this.users.count).fill(NIL);
-    let nu = 0;
-    for (let u = 0; u < this.users.count; u++)
-      if (this.users.pos[u] !== 0 || this.users.head[u] !== NIL) keep[u] = nu++;
-    const nl = this.levels.sideCount[0] + this.levels.sideCount[1];
-    const layout = snapshotLayout(nu, nl, n);
-    const slotIndex = new Int32Array(this.orders.top);
-    const cids: (number | string)[] = [];
-    const buf = new ArrayBuffer(layout.cids);
-    const head = new Float64Array(buf, 0, HEADER);
-    const usersId = new Float64Array(buf, layout.users, nu);
-    const usersPos = new Float64Array(buf, layout.users + 8 * nu, nu);
-    const levelPrice = new Float64Array(buf, layout.levels, nl);
-    const levelCount = new Int32Array(buf, layout.levels + 8 * nl, nl);
-    const orderId = new Float64Array(buf, layout.orders, n);
-    const orderQty = new Float64Array(buf, layout.orders + 8 * n, n);
-    const orderUser = new Int32Array(buf, layout.orders + 16 * n, n);
-    const userOrder = new Int32Array(buf, layout.orders + 20 * n, n);
-    const orderFlags = new Uint8Array(buf, layout.orders + 24 * n, n);
-    for (let u = 0; u < this.users.count; u++) {
-      const k = keep[u];
-      if (k === NIL) continue;
-      usersId[k] = this.users.id[u];
-      usersPos[k] = this.users.pos[u];
-    }
-    let li = 0;
-    let oi = 0;
-    for (let side = 0; side < 2; side++)
-      for (let l = this.levels.best[side]; l !== NIL; l = this.levels.next[l]) {
-        levelPrice[li] = this.levels.price[l];
-        levelCount[li++] = this.levels.count[l];
-        for (let o = this.levels.head[l]; o !== NIL; o = this.orders.next[o]) {
-          orderId[oi] = this.orders.id[o];
-          orderQty[oi] = this.orders.qty[o];
-          orderUser[oi] = keep[this.orders.user[o]];
-          orderFlags[oi] = this.orders.flags[o];
-          const cid = this.orders.cid[o];
-          if (cid !== undefined) cids.push(oi, cid);
-          slotIndex[o] = oi++;
-        }
-      }
-    let ui = 0;
-    for (let u = 0; u < this.users.count; u++)
-      for (let o = this.users.head[u]; o !== NIL; o = this.orders.uNext[o]) userOrder[ui++] = slotIndex[o];
-    const cidBytes = cids.length ? new TextEncoder().encode(JSON.stringify(cids)) : new Uint8Array(0);
-    head.set([
-      MAGIC,
-      VERSION,
-      this._seq,
-      this._state,
-      this.maxLongOi,
-      this.maxShortOi,
-      this._longOi,
-      this._shortOi,
-      this.maxOrderQty,
-      this.maxPrice,
-      nu,
-      this.levels.sideCount[0],
-      this.levels.sideCount[1],
-      n,
-      cidBytes.length,
-      this.orders.clock,
-    ]);
-    const out = new Uint8Array(layout.cids + cidBytes.length);
-    out.set(new Uint8Array(buf));
-    out.set(cidBytes, layout.cids);
-    return out;
+    return encodeSnapshot(
+      {
+        seq: this._seq,
+        state: this._state,
+        maxLongOi: this.maxLongOi,
+        maxShortOi: this.maxShortOi,
+        longOi: this._longOi,
+        shortOi: this._shortOi,
+        maxOrderQty: this.maxOrderQty,
+        maxPrice: this.maxPrice,
+      },
+      this.orders,
+      this.users,
+      this.levels,
+    );
   }
 
   /** The book a snapshot was taken of: same orders in the same priority, positions, OI and seq. */
   static restore(bytes: Uint8Array): OrderBook {
-    // Typed views need 8-byte alignment: copy only when the caller's bytes are not aligned.
-    const aligned = bytes.byteOffset % 8 === 0 ? bytes : bytes.slice();
-    const buf = aligned.buffer;
-    const base = aligned.byteOffset;
-    if (aligned.byteLength < HEADER * 8) throw new Error('order book snapshot: truncated');
-    const head = new Float64Array(buf, base, HEADER);
-    if (head[0] !== MAGIC || head[1] !== VERSION) throw new Error('order book snapshot: unknown format');
-    const nu = head[10];
-    const nBid = head[11];
-    const nl = nBid + head[12];
-    const n = head[13];
-    const layout = snapshotLayout(nu, nl, n);
-    if (aligned.byteLength !== layout.cids + head[14]) throw new Error('order book snapshot: bad length');
+    const snap = openSnapshot(bytes);
+    const h = snap.header;
     const book = new OrderBook({
-      state: head[3] as BookMarketState,
-      maxLongOi: head[4],
-      maxShortOi: head[5],
-      maxOrderQty: head[8],
-      maxPrice: head[9],
-      initialCapacity: n,
+      state: h.state,
+      maxLongOi: h.maxLongOi,
+      maxShortOi: h.maxShortOi,
+      maxOrderQty: h.maxOrderQty,
+      maxPrice: h.maxPrice,
+      initialCapacity: snap.orders,
     });
-    book._seq = head[2];
-    book._longOi = head[6];
-    book._shortOi = head[7];
-    const usersId = new Float64Array(buf, base + layout.users, nu);
-    const usersPos = new Float64Array(buf, base + layout.users + 8 * nu, nu);
-    for (let i = 0; i < nu; i++) book.users.pos[book.users.add(usersId[i])] = usersPos[i];
-    const levelPrice = new Float64Array(buf, base + layout.levels, nl);
-    const levelCount = new Int32Array(buf, base + layout.levels + 8 * nl, nl);
-    const at = base + layout.orders;
-    book.orders.id.set(new Float64Array(buf, at, n));
-    book.orders.qty.set(new Float64Array(buf, at + 8 * n, n));
-    book.orders.user.set(new Int32Array(buf, at + 16 * n, n));
-    const userOrder = new Int32Array(buf, at + 20 * n, n);
-    book.orders.flags.set(new Uint8Array(buf, at + 24 * n, n));
-    book.orders.top = n;
-    book.orders.count = n;
-    const {
-      id: oId,
-      qty: oQty,
-      user: oUser,
-      flags: oFlags,
-      price: oPrice,
-      prev: oPrev,
-      next: oNext,
-    } = book.orders;
-    const { level: oLevel, time: oTime } = book.orders;
-    const { cnt: uCnt, ro: uRo } = book.users;
-    let o = 0;
-    let worst = NIL;
-    for (let li = 0; li < nl; li++) {
-      const side = li < nBid ? 0 : 1;
-      if (li === nBid) worst = NIL;
-      // Levels come best first, so each new one is the worst so far: appended at the end.
-      const l = book.levels.add(side, levelPrice[li], worst, NIL);
-      worst = l;
-      const end = o + levelCount[li];
-      let qty = 0;
-      book.levels.head[l] = o;
-      book.levels.tail[l] = end - 1;
-      book.levels.count[l] = end - o;
-      for (let prev = NIL; o < end; prev = o++) {
-        oPrice[o] = levelPrice[li];
-        oPrev[o] = prev;
-        oNext[o] = o + 1 === end ? NIL : o + 1;
-        oLevel[o] = l;
-        oTime[o] = o + 1;
-        qty += oQty[o];
-        const u = oUser[o];
-        uCnt[2 * u + side]++;
-        if (oFlags[o] & F_RO) {
-          uRo[2 * u + side] += oQty[o];
-          book.orders.reduceOnly[side]++;
-        }
-        book.orders.ids.set(oId[o], o);
-      }
-      book.levels.qty[l] = qty;
-    }
-    book.orders.clock = Math.max(head[15], n);
-    for (let i = 0; i < n; i++) book.orders.appendToUser(userOrder[i], oUser[userOrder[i]], book.users);
-    if (head[14] > 0) {
-      const cids = JSON.parse(new TextDecoder().decode(aligned.subarray(layout.cids))) as (number | string)[];
-      for (let i = 0; i < cids.length; i += 2) {
-        const slot = cids[i] as number;
-        const cid = cids[i + 1] as string;
-        const u = oUser[slot];
-        book.orders.cid[slot] = cid;
-        let m = book.users.cids[u];
-        if (m === undefined) book.users.cids[u] = m = new Map();
-        m.set(cid, slot);
-      }
-    }
+    book._seq = h.seq;
+    book._longOi = h.longOi;
+    book._shortOi = h.shortOi;
+    loadSnapshot(snap, book.orders, book.users, book.levels);
     return book;
   }
 
