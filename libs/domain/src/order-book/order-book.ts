@@ -1,4 +1,5 @@
 import { Matcher } from './matching';
+import type { OrderBookApi } from './order-book-api';
 import { Slot } from './order-pool';
 import { encodeSnapshot, loadSnapshot, openSnapshot } from './snapshot-codec';
 import {
@@ -49,7 +50,7 @@ const BUY = BookSide.BUY;
  *   Every fill's OI increase is at most the taker's opening part, so this bounds OI at every fill
  *   and fills never need to be refused mid-match.
  */
-export class OrderBook extends Matcher {
+export class OrderBook extends Matcher implements OrderBookApi {
   private _state: BookMarketState;
   private readonly maxOrderQty: number;
   private readonly maxPrice: number;
