@@ -1,401 +1,19 @@
 import fc from 'fast-check';
 import { BookEvent } from './events';
 import { OrderBook } from './order-book';
-import { BookRejectReason, NewBookOrder, RestingBookOrder } from './types';
+import { OrderBookApi } from './order-book-api';
+import { ReferenceOrderBook } from './reference-order-book';
+import { NewBookOrder, RestingBookOrder } from './types';
 
 /*
- * The engine against an obviously-correct reference: plain arrays, sorted naively on every use, FOK
- * by clone-run-rollback. Both must emit the same events (kinds, ids, prices, quantities, open/close
+ * The engine against an obviously-correct reference (ReferenceOrderBook: plain arrays, sorted naively
+ * on every use, FOK by clone-run-rollback). Both must emit the same events (kinds, ids, prices, quantities, open/close
  * splits, reasons, sequence numbers) and hold the same book, positions and open interest after
  * every operation; and the engine's book must satisfy the invariants on its own.
  */
 
-const BUY = 0;
-const NONE_STP = 3;
 const MAX_QTY = 1000;
 const MAX_PRICE = 1_000_000;
-
-interface ROrder {
-  id: number;
-  user: number;
-  side: number;
-  price: number;
-  qty: number;
-  ro: boolean;
-  post: boolean;
-  stp: number;
-  cid?: string;
-  time: number;
-}
-
-class ReferenceBook {
-  state = 0;
-  seq = 0;
-  clock = 0;
-  orders: ROrder[] = [];
-  pos = new Map<number, number>();
-  longOi = 0;
-  shortOi = 0;
-  events: BookEvent[] = [];
-
-  constructor(
-    private readonly maxLong: number,
-    private readonly maxShort: number,
-  ) {}
-
-  private p(u: number) {
-    return this.pos.get(u) ?? 0;
-  }
-  private closable(u: number, side: number) {
-    const p = this.p(u);
-    return side === BUY ? Math.max(-p, 0) : Math.max(p, 0);
-  }
-  private roSum(u: number, side: number) {
-    return this.orders.filter((o) => o.user === u && o.side === side && o.ro).reduce((s, o) => s + o.qty, 0);
-  }
-  book(side: number): ROrder[] {
-    return this.orders
-      .filter((o) => o.side === side)
-      .sort((a, b) => (side === BUY ? b.price - a.price : a.price - b.price) || a.time - b.time);
-  }
-  private crosses(side: number, price: number) {
-    const b = this.book(side ^ 1)[0];
-    return b !== undefined && (side === BUY ? b.price <= price : b.price >= price);
-  }
-  private exceedsOi(open: number) {
-    return this.longOi + open > this.maxLong || this.shortOi + open > this.maxShort;
-  }
-  private validQty(q: number) {
-    return Number.isInteger(q) && q > 0 && q <= MAX_QTY;
-  }
-  private validPrice(p: number) {
-    return Number.isInteger(p) && p > 0 && p <= MAX_PRICE;
-  }
-  private remove(o: ROrder) {
-    this.orders.splice(this.orders.indexOf(o), 1);
-  }
-  private gone(kind: 'CANCELED' | 'EXPIRED', o: ROrder, reason: string) {
-    this.events.push({
-      kind,
-      seq: ++this.seq,
-      orderId: o.id,
-      user: o.user,
-      side: o.side as 0 | 1,
-      price: o.price,
-      qty: o.qty,
-      reason,
-    });
-  }
-  private rejected(
-    kind: 'REJECTED' | 'CANCEL_REJECTED' | 'AMEND_REJECTED',
-    orderId: number,
-    user: number,
-    side: number,
-    price: number,
-    qty: number,
-    reason: BookRejectReason,
-  ) {
-    this.events.push({
-      kind,
-      seq: ++this.seq,
-      orderId,
-      user,
-      side: side as 0 | 1,
-      price,
-      qty,
-      reason,
-    });
-  }
-
-  place(o: NewBookOrder) {
-    this.events = [];
-    const isMarket = o.type === 1;
-    const price = isMarket ? 0 : o.price;
-    let reason: BookRejectReason | undefined;
-    let qty = o.quantity;
-    if (this.state !== 0) reason = 'MARKET_NOT_TRADING';
-    else if (isMarket && o.timeInForce === 3) reason = 'INVALID_ORDER';
-    else if (!this.validQty(o.quantity)) reason = 'INVALID_QUANTITY';
-    else if (!isMarket && !this.validPrice(price)) reason = 'INVALID_PRICE';
-    else if (this.orders.some((x) => x.id === o.orderId)) reason = 'DUPLICATE_ORDER_ID';
-    else if (
-      o.clientOrderId !== undefined &&
-      this.orders.some((x) => x.user === o.user && x.cid === o.clientOrderId)
-    )
-      reason = 'DUPLICATE_CLIENT_ORDER_ID';
-    else {
-      const closable = this.closable(o.user, o.side);
-      if (o.reduceOnly) {
-        const room = closable - this.roSum(o.user, o.side);
-        if (room <= 0) reason = 'REDUCE_ONLY_REJECTED';
-        else qty = Math.min(qty, room);
-      } else if (qty > closable && this.exceedsOi(qty - closable)) reason = 'OI_CAP_EXCEEDED';
-      if (!reason && o.timeInForce === 3 && this.crosses(o.side, price)) reason = 'POST_ONLY_WOULD_TAKE';
-    }
-    if (reason) return this.rejected('REJECTED', o.orderId, o.user, o.side, price, o.quantity, reason);
-    this.events.push({
-      kind: 'ACCEPTED',
-      seq: ++this.seq,
-      orderId: o.orderId,
-      user: o.user,
-      side: o.side,
-      price,
-      qty,
-      capped: qty !== o.quantity,
-    });
-    const taker = {
-      id: o.orderId,
-      user: o.user,
-      side: o.side,
-      ro: o.reduceOnly === true,
-      post: o.timeInForce === 3,
-      stp: o.stp ?? 0,
-      cid: o.clientOrderId,
-    };
-    if (o.timeInForce === 2) {
-      const saved = this.save();
-      const r = this.match(taker, isMarket, price, qty);
-      if (r.filled < qty) {
-        this.load(saved);
-        this.events.push({
-          kind: 'EXPIRED',
-          seq: ++this.seq,
-          orderId: o.orderId,
-          user: o.user,
-          side: o.side,
-          price,
-          qty,
-          reason: 'FOK_UNFILLABLE',
-        });
-      }
-      return;
-    }
-    const { left } = this.match(taker, isMarket, price, qty);
-    if (left === 0) return;
-    if (isMarket || o.timeInForce === 1) {
-      this.events.push({
-        kind: 'EXPIRED',
-        seq: ++this.seq,
-        orderId: o.orderId,
-        user: o.user,
-        side: o.side,
-        price,
-        qty: left,
-        reason: isMarket ? 'NO_LIQUIDITY' : 'IOC_REMAINDER',
-      });
-      return;
-    }
-    this.orders.push({ ...taker, price, qty: left, time: ++this.clock });
-  }
-
-  private match(
-    t: { id: number; user: number; side: number; ro: boolean; post: boolean; stp: number; cid?: string },
-    isMarket: boolean,
-    limit: number,
-    qty: number,
-  ): { left: number; filled: number } {
-    let left = qty;
-    let filled = 0;
-    while (left > 0) {
-      const m = this.book(t.side ^ 1)[0];
-      if (!m) break;
-      if (!isMarket && (t.side === BUY ? m.price > limit : m.price < limit)) break;
-      if (m.user === t.user && t.stp !== NONE_STP) {
-        if (t.stp !== 0) {
-          this.gone('EXPIRED', m, 'SELF_TRADE');
-          this.remove(m);
-        }
-        if (t.stp !== 1) {
-          this.events.push({
-            kind: 'EXPIRED',
-            seq: ++this.seq,
-            orderId: t.id,
-            user: t.user,
-            side: t.side as 0 | 1,
-            price: limit,
-            qty: left,
-            reason: 'SELF_TRADE',
-          });
-          return { left: 0, filled };
-        }
-        continue;
-      }
-      const q = Math.min(left, m.qty);
-      const leg = (u: number, side: number) => {
-        const close = Math.min(q, this.closable(u, side));
-        this.pos.set(u, this.p(u) + (side === BUY ? q : -q));
-        if (side === BUY) {
-          this.shortOi -= close;
-          this.longOi += q - close;
-        } else {
-          this.longOi -= close;
-          this.shortOi += q - close;
-        }
-        return close;
-      };
-      const tClose = leg(t.user, t.side);
-      const mClose = leg(m.user, m.side);
-      left -= q;
-      filled += q;
-      m.qty -= q;
-      this.events.push({
-        kind: 'FILL',
-        seq: ++this.seq,
-        price: m.price,
-        qty: q,
-        taker: {
-          orderId: t.id,
-          user: t.user,
-          side: t.side as 0 | 1,
-          close: tClose,
-          open: q - tClose,
-          leaves: left,
-        },
-        maker: {
-          orderId: m.id,
-          user: m.user,
-          side: m.side as 0 | 1,
-          close: mClose,
-          open: q - mClose,
-          leaves: m.qty,
-        },
-      });
-      if (m.qty === 0) this.remove(m);
-      this.trim(t.user);
-      if (m.user !== t.user) this.trim(m.user);
-    }
-    return { left, filled };
-  }
-
-  private trim(u: number) {
-    for (const s of [0, 1]) {
-      const allowed = this.closable(u, s);
-      while (this.roSum(u, s) > allowed) {
-        const excess = this.roSum(u, s) - allowed;
-        const w = this.orders
-          .filter((o) => o.user === u && o.side === s && o.ro)
-          .sort((a, b) => (s === BUY ? a.price - b.price : b.price - a.price) || b.time - a.time)[0];
-        if (w.qty <= excess) {
-          this.gone('CANCELED', w, 'REDUCE_ONLY_TRIM');
-          this.remove(w);
-        } else {
-          w.qty -= excess;
-          this.events.push({
-            kind: 'AMENDED',
-            seq: ++this.seq,
-            orderId: w.id,
-            user: u,
-            side: s as 0 | 1,
-            price: w.price,
-            qty: w.qty,
-            keptPriority: true,
-            reason: 'REDUCE_ONLY_TRIM',
-          });
-        }
-      }
-    }
-  }
-
-  cancel(user: number, id: number) {
-    this.events = [];
-    const o = this.orders.find((x) => x.id === id && x.user === user);
-    if (!o) return this.rejected('CANCEL_REJECTED', id, user, 0, 0, 0, 'UNKNOWN_ORDER');
-    this.gone('CANCELED', o, 'USER_CANCELED');
-    this.remove(o);
-  }
-
-  cancelByCid(user: number, cid: string) {
-    this.events = [];
-    const o = this.orders.find((x) => x.cid === cid && x.user === user);
-    if (!o) return this.rejected('CANCEL_REJECTED', -1, user, 0, 0, 0, 'UNKNOWN_ORDER');
-    this.gone('CANCELED', o, 'USER_CANCELED');
-    this.remove(o);
-  }
-
-  cancelAll(user: number) {
-    this.events = [];
-    for (const o of this.orders.filter((x) => x.user === user).sort((a, b) => a.time - b.time)) {
-      this.gone('CANCELED', o, 'CANCEL_ALL');
-      this.remove(o);
-    }
-  }
-
-  amend(user: number, id: number, price: number, quantity: number) {
-    this.events = [];
-    const o = this.orders.find((x) => x.id === id);
-    let reason: BookRejectReason | undefined;
-    if (this.state !== 0) reason = 'MARKET_NOT_TRADING';
-    else if (!o || o.user !== user) reason = 'UNKNOWN_ORDER';
-    else if (!this.validQty(quantity)) reason = 'INVALID_QUANTITY';
-    else if (!this.validPrice(price)) reason = 'INVALID_PRICE';
-    if (reason || !o) return this.rejected('AMEND_REJECTED', id, user, 0, price, quantity, reason!);
-    const closable = this.closable(user, o.side);
-    let qty = quantity;
-    if (o.ro) qty = Math.min(qty, closable - (this.roSum(user, o.side) - o.qty));
-    else if ((price !== o.price || qty > o.qty) && qty > closable && this.exceedsOi(qty - closable))
-      reason = 'OI_CAP_EXCEEDED';
-    if (!reason && price !== o.price && o.post && this.crosses(o.side, price))
-      reason = 'POST_ONLY_WOULD_TAKE';
-    if (reason) return this.rejected('AMEND_REJECTED', id, user, o.side, price, quantity, reason);
-    const kept = price === o.price && qty <= o.qty;
-    this.events.push({
-      kind: 'AMENDED',
-      seq: ++this.seq,
-      orderId: id,
-      user,
-      side: o.side as 0 | 1,
-      price,
-      qty,
-      keptPriority: kept,
-      reason: 'AMENDED_BY_USER',
-    });
-    if (kept) o.qty = qty;
-    else if (price === o.price) {
-      o.qty = qty;
-      o.time = ++this.clock;
-    } else {
-      this.remove(o);
-      const { left } = this.match(o, false, price, qty);
-      if (left > 0) this.orders.push({ ...o, price, qty: left, time: ++this.clock });
-    }
-  }
-
-  setState(state: number) {
-    this.events = [];
-    this.state = state;
-    this.events.push({
-      kind: 'MARKET_STATE',
-      seq: ++this.seq,
-      state: (['TRADING', 'HALT', 'CLOSE'] as const)[state],
-    });
-    if (state === 2)
-      for (const o of [...this.book(0), ...this.book(1)]) {
-        this.gone('CANCELED', o, 'MARKET_CLOSED');
-        this.remove(o);
-      }
-  }
-
-  private save() {
-    return {
-      orders: this.orders.map((o) => ({ ...o })),
-      pos: new Map(this.pos),
-      longOi: this.longOi,
-      shortOi: this.shortOi,
-      seq: this.seq,
-      clock: this.clock,
-      events: this.events.length,
-    };
-  }
-  private load(s: ReturnType<ReferenceBook['save']>) {
-    this.orders = s.orders;
-    this.pos = s.pos;
-    this.longOi = s.longOi;
-    this.shortOi = s.shortOi;
-    this.seq = s.seq;
-    this.clock = s.clock;
-    this.events.length = s.events;
-  }
-}
 
 // ---------------------------------------------------------------- op streams
 
@@ -538,48 +156,27 @@ function resolver(book: () => OrderBook) {
   };
 }
 
-function apply(book: OrderBook, ref: ReferenceBook, o: Op): void {
+function apply(book: OrderBookApi, o: Op): void {
   switch (o.t) {
     case 'place':
       book.place(o.o);
-      ref.place(o.o);
       break;
     case 'cancel':
       book.cancel(o.user, o.id);
-      ref.cancel(o.user, o.id);
       break;
     case 'cancelCid':
       book.cancelByClientId(o.user, o.cid);
-      ref.cancelByCid(o.user, o.cid);
       break;
     case 'cancelAll':
       book.cancelAll(o.user);
-      ref.cancelAll(o.user);
       break;
     case 'amend':
       book.amend(o.user, o.id, o.price, o.qty);
-      ref.amend(o.user, o.id, o.price, o.qty);
       break;
     case 'state':
       book.setState(o.state);
-      ref.setState(o.state);
       break;
   }
-}
-
-function simplify(o: ROrder): RestingBookOrder {
-  const r: RestingBookOrder = {
-    orderId: o.id,
-    user: o.user,
-    side: o.side as 0 | 1,
-    price: o.price,
-    quantity: o.qty,
-    reduceOnly: o.ro,
-    postOnly: o.post,
-    stp: o.stp as 0 | 1 | 2 | 3,
-  };
-  if (o.cid !== undefined) r.clientOrderId = o.cid;
-  return r;
 }
 
 /** Cheap checks (expect() per op would dominate the run); expect() only to report a failure. */
@@ -689,20 +286,30 @@ function run(mix: Mix, numRuns: number): void {
           maxPrice: MAX_PRICE,
         });
         const resolve = resolver(() => book);
-        const ref = new ReferenceBook(CAP, CAP);
+        const ref = new ReferenceOrderBook({
+          maxLongOi: CAP,
+          maxShortOi: CAP,
+          maxOrderQty: MAX_QTY,
+          maxPrice: MAX_PRICE,
+        });
         const ledger = new Ledger();
         gen.forEach((g, i) => {
           const o = resolve(g);
-          apply(book, ref, o);
+          apply(book, o);
+          apply(ref, o);
           const events = book.events.toArray();
-          same(events, ref.events);
+          same(events, ref.events.toArray());
           ledger.apply(events, o);
           const bids = book.ordersOf(0);
           const asks = book.ordersOf(1);
-          same(bids, ref.book(0).map(simplify));
-          same(asks, ref.book(1).map(simplify));
+          same(bids, ref.ordersOf(0));
+          same(asks, ref.ordersOf(1));
+          same([book.depth(0), book.depth(1)], [ref.depth(0), ref.depth(1)]);
           same([book.longOi, book.shortOi], [ref.longOi, ref.shortOi]);
-          for (const u of [1, 2, 3]) same(book.position(u), ref.pos.get(u) ?? 0);
+          for (const u of [1, 2, 3]) {
+            same(book.position(u), ref.position(u));
+            same(book.openOrders(u), ref.openOrders(u));
+          }
           checkInvariants(book, bids, asks);
           ledger.check([...bids, ...asks]);
           if (withRestores && i % 25 === 24) {

@@ -1,5 +1,7 @@
+import { BookPair } from './book-pair.harness';
 import { BookEvent } from './events';
 import { OrderBook } from './order-book';
+import { OrderBookApi } from './order-book-api';
 import {
   BookMarketState,
   BookOrderType,
@@ -30,20 +32,21 @@ function order(o: Partial<NewBookOrder> = {}): NewBookOrder {
 }
 
 /** Places and returns the command's events. */
-function place(book: OrderBook, o: Partial<NewBookOrder>): BookEvent[] {
+function place(book: OrderBookApi, o: Partial<NewBookOrder>): BookEvent[] {
   book.place(order(o));
   return book.events.toArray();
 }
 const kinds = (events: BookEvent[]) => events.map((e) => ('reason' in e ? `${e.kind}:${e.reason}` : e.kind));
 const fills = (events: BookEvent[]) => events.filter((e) => e.kind === 'FILL');
-const restingIds = (book: OrderBook, side: BookSide) => book.ordersOf(side).map((o) => o.orderId);
+const restingIds = (book: OrderBookApi, side: BookSide) => book.ordersOf(side).map((o) => o.orderId);
 
-function book(config: OrderBookConfig = {}): OrderBook {
-  return new OrderBook(config);
+/** Both books at once (BookPair): each behaviour below must hold for OrderBook and ReferenceOrderBook. */
+function book(config: OrderBookConfig = {}): OrderBookApi {
+  return new BookPair(config);
 }
 
 /** Gives `user` a position of `size` (signed) by trading with user 99 at 100. */
-function givePosition(b: OrderBook, user: number, size: number): void {
+function givePosition(b: OrderBookApi, user: number, size: number): void {
   const side = size > 0 ? BUY : SELL;
   place(b, { user: 99, side: side === BUY ? SELL : BUY, price: 100, quantity: Math.abs(size) });
   place(b, { user, side, price: 100, quantity: Math.abs(size) });
@@ -207,7 +210,7 @@ describe('OrderBook: cancel', () => {
 });
 
 describe('OrderBook: amend', () => {
-  function threeAt100(b: OrderBook) {
+  function threeAt100(b: OrderBookApi) {
     const os = [1, 2, 3].map((user) => order({ user, price: 100, quantity: 5 }));
     for (const o of os) b.place(o);
     return os.map((o) => o.orderId);
@@ -426,7 +429,7 @@ describe('OrderBook: market states', () => {
 
 describe('OrderBook: snapshot', () => {
   function busyBook(): OrderBook {
-    const b = book({ maxLongOi: 1000, maxShortOi: 900, maxOrderQty: 500 });
+    const b = new OrderBook({ maxLongOi: 1000, maxShortOi: 900, maxOrderQty: 500 });
     givePosition(b, 1, 7);
     for (let i = 0; i < 200; i++) {
       const side = i % 2 === 0 ? BUY : SELL;
@@ -472,7 +475,7 @@ describe('OrderBook: snapshot', () => {
   });
 
   it('round-trips an empty book and refuses garbage', () => {
-    const e = book();
+    const e = new OrderBook();
     expect(OrderBook.restore(e.snapshot()).restingOrders).toBe(0);
     expect(() => OrderBook.restore(new Uint8Array(256))).toThrow(/unknown format/);
     expect(() => OrderBook.restore(busyBook().snapshot().subarray(0, 200))).toThrow(/length|truncated/);

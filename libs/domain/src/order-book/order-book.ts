@@ -1,8 +1,8 @@
-import { BookEventBuffer } from './events';
-import { IntMap } from './int-map';
-import { growF64, growI32, growU8 } from './typed-arrays';
+import { Matcher } from './matching';
+import type { OrderBookApi } from './order-book-api';
+import { Slot } from './order-pool';
+import { encodeSnapshot, loadSnapshot, openSnapshot } from './snapshot-codec';
 import {
-  BookLevel,
   BookEventFlag,
   BookEventKind,
   BookMarketState,
@@ -10,7 +10,6 @@ import {
   OrderBookConfig,
   BookOrderType,
   BookReason,
-  RestingBookOrder,
   BookSide,
   BookStpMode,
   BookTimeInForce,
@@ -24,40 +23,19 @@ const Stp = { ...BookStpMode };
 const State = { ...BookMarketState };
 const Type = { ...BookOrderType };
 const Flag = { ...BookEventFlag };
-
-const NIL = -1;
+const { NIL, F_SELL, F_RO, F_POST, STP_SHIFT } = Slot;
 const BUY = BookSide.BUY;
-// Order flag bits: side, reduce-only, post-only, STP mode in bits 3-4.
-const F_SELL = 1;
-const F_RO = 2;
-const F_POST = 4;
-const STP_SHIFT = 3;
-/** Levels walked from the best price before falling back to the tree (new orders land near the top). */
-const FINGER = 8;
-const MAGIC = 0x4f42534e; // "OBSN"
-const VERSION = 1;
-const HEADER = 16;
-
-/** Byte offsets of a snapshot's sections (each 8-byte aligned for typed-array views). */
-function snapshotLayout(users: number, levels: number, orders: number) {
-  const pad = (x: number) => Math.ceil(x / 8) * 8;
-  const usersAt = HEADER * 8;
-  const levelsAt = usersAt + 16 * users;
-  const ordersAt = levelsAt + pad(12 * levels);
-  const cidsAt = ordersAt + pad(25 * orders);
-  return { users: usersAt, levels: levelsAt, orders: ordersAt, cids: cidsAt };
-}
 
 /**
  * One symbol's order book and matcher: price-time priority, integer ticks and lots, deterministic.
  * It also owns the per-user position of the symbol (fills are the only way it changes), hence
  * reduce-only capping, the open-interest caps and each fill's open/close split.
  *
- * Layout, for speed and no garbage: orders, levels and users live in struct-of-arrays pools indexed
- * by slot. Each level is an intrusive doubly-linked FIFO of orders (cancel and fill O(1) whatever
- * its depth); levels of a side are a doubly-linked list best -> worst (matching walks it) indexed by
- * a treap (insert/remove O(log n), O(1) expected near the top thanks to the finger walk from the best
- * level). Each user has an intrusive list of its orders (cancel-all, reduce-only upkeep).
+ * Three layers, one per file: RestingOrders (resting-orders.ts: the pools of orders, users and
+ * price levels of order-pool.ts and price-levels.ts, and the queries) <- Matcher (matching.ts:
+ * fills, positions, OI, reduce-only upkeep, FOK dry run) <- OrderBook (this file: the commands and
+ * their checks). Snapshots are encoded by snapshot-codec.ts. ReferenceOrderBook
+ * (reference-order-book.ts) is the naive model the property test holds this one to.
  *
  * Every command clears `events` and writes its events there (see BookEventBuffer); `seq` numbers them.
  *
@@ -72,219 +50,31 @@ function snapshotLayout(users: number, levels: number, orders: number) {
  *   Every fill's OI increase is at most the taker's opening part, so this bounds OI at every fill
  *   and fills never need to be refused mid-match.
  */
-export class OrderBook {
-  /** Events of the last command. */
-  readonly events = new BookEventBuffer();
-
+export class OrderBook extends Matcher implements OrderBookApi {
   private _state: BookMarketState;
-  private _seq = 0;
-  private maxLongOi: number;
-  private maxShortOi: number;
   private readonly maxOrderQty: number;
   private readonly maxPrice: number;
-  private _longOi = 0;
-  private _shortOi = 0;
-
-  // orders
-  private oCap: number;
-  private oTop = 0;
-  private oFree = NIL;
-  private nOrders = 0;
-  private oId: Float64Array;
-  private oPrice: Float64Array;
-  private oQty: Float64Array;
-  /** Priority clock at the last time the order joined the back of its level. */
-  private oTime: Float64Array;
-  private oUser: Int32Array;
-  private oPrev: Int32Array;
-  private oNext: Int32Array;
-  private oUPrev: Int32Array;
-  private oUNext: Int32Array;
-  private oLevel: Int32Array;
-  private oFlags: Uint8Array;
-  private oCid: (string | undefined)[];
-  private readonly ids: IntMap;
-  private clock = 0;
-
-  // levels
-  private lCap: number;
-  private lTop = 0;
-  private lFree = NIL;
-  private lPrice: Float64Array;
-  private lQty: Float64Array;
-  private lHead: Int32Array;
-  private lTail: Int32Array;
-  private lCount: Int32Array;
-  /** Neighbours in price order: lPrev is the better price, lNext the worse. */
-  private lPrev: Int32Array;
-  private lNext: Int32Array;
-  private lLeft: Int32Array;
-  private lRight: Int32Array;
-  private lParent: Int32Array;
-  private lPrio: Int32Array;
-  private lSide: Uint8Array;
-  private readonly best = new Int32Array([NIL, NIL]);
-  private readonly root = new Int32Array([NIL, NIL]);
-  private readonly nLevels = new Int32Array(2);
-  /** Resting reduce-only orders per side. */
-  private readonly roOrders = new Int32Array(2);
-  private rng = 0x9e3779b9;
-
-  // users (index u; per-side values at 2u + side)
-  private uCap = 16;
-  private nUsers = 0;
-  private uId: Float64Array = new Float64Array(16);
-  private uPos: Float64Array = new Float64Array(16);
-  private uRo: Float64Array = new Float64Array(32);
-  private uCnt: Int32Array = new Int32Array(32);
-  private uHead: Int32Array = new Int32Array(16);
-  private uTail: Int32Array = new Int32Array(16);
-  private uCids: (Map<string, number> | undefined)[] = [];
-  private readonly userIdx = new IntMap();
-  private lastUserId = NaN;
-  private lastU = NIL;
-
-  // scratch for the FOK dry run
-  private simStamp: Int32Array = new Int32Array(16);
-  private simClose: Float64Array = new Float64Array(16);
-  private simRo: Float64Array = new Float64Array(16);
-  private stamp = 0;
-  // treap search results
-  private foundPred = NIL;
-  private foundSucc = NIL;
 
   constructor(config: OrderBookConfig = {}) {
+    super(
+      config.initialCapacity,
+      config.maxLongOi ?? Number.MAX_SAFE_INTEGER,
+      config.maxShortOi ?? Number.MAX_SAFE_INTEGER,
+    );
     this._state = config.state ?? State.TRADING;
-    this.maxLongOi = config.maxLongOi ?? Number.MAX_SAFE_INTEGER;
-    this.maxShortOi = config.maxShortOi ?? Number.MAX_SAFE_INTEGER;
     this.maxOrderQty = config.maxOrderQty ?? 2 ** 40;
     this.maxPrice = config.maxPrice ?? 2 ** 48;
-    const cap = Math.max(16, config.initialCapacity ?? 1024);
-    this.oCap = cap;
-    this.oId = new Float64Array(cap);
-    this.oPrice = new Float64Array(cap);
-    this.oQty = new Float64Array(cap);
-    this.oTime = new Float64Array(cap);
-    this.oUser = new Int32Array(cap);
-    this.oPrev = new Int32Array(cap);
-    this.oNext = new Int32Array(cap);
-    this.oUPrev = new Int32Array(cap);
-    this.oUNext = new Int32Array(cap);
-    this.oLevel = new Int32Array(cap);
-    this.oFlags = new Uint8Array(cap);
-    this.oCid = new Array<string | undefined>(cap).fill(undefined);
-    this.ids = new IntMap(cap);
-    const lcap = Math.max(16, cap >> 2);
-    this.lCap = lcap;
-    this.lPrice = new Float64Array(lcap);
-    this.lQty = new Float64Array(lcap);
-    this.lHead = new Int32Array(lcap);
-    this.lTail = new Int32Array(lcap);
-    this.lCount = new Int32Array(lcap);
-    this.lPrev = new Int32Array(lcap);
-    this.lNext = new Int32Array(lcap);
-    this.lLeft = new Int32Array(lcap);
-    this.lRight = new Int32Array(lcap);
-    this.lParent = new Int32Array(lcap);
-    this.lPrio = new Int32Array(lcap);
-    this.lSide = new Uint8Array(lcap);
   }
-
-  // ------------------------------------------------------------------ queries
 
   get state(): BookMarketState {
     return this._state;
-  }
-  /** Sequence number of the last event emitted. */
-  get seq(): number {
-    return this._seq;
-  }
-  get longOi(): number {
-    return this._longOi;
-  }
-  get shortOi(): number {
-    return this._shortOi;
-  }
-  get restingOrders(): number {
-    return this.nOrders;
-  }
-  levelCount(side: BookSide): number {
-    return this.nLevels[side];
-  }
-  /** Best price of a side in ticks, or 0 when the side is empty. */
-  bestPrice(side: BookSide): number {
-    const l = this.best[side];
-    return l === NIL ? 0 : this.lPrice[l];
-  }
-  /** Quantity resting at the best price of a side, or 0. */
-  bestQty(side: BookSide): number {
-    const l = this.best[side];
-    return l === NIL ? 0 : this.lQty[l];
-  }
-  position(user: number): number {
-    const u = this.userIdx.get(user);
-    return u === NIL ? 0 : this.uPos[u];
-  }
-  /** Users with a position, and their signed size in lots. */
-  positions(): Map<number, number> {
-    const out = new Map<number, number>();
-    for (let u = 0; u < this.nUsers; u++) if (this.uPos[u] !== 0) out.set(this.uId[u], this.uPos[u]);
-    return out;
-  }
-  order(orderId: number): RestingBookOrder | undefined {
-    const o = this.ids.get(orderId);
-    return o === NIL ? undefined : this.describe(o);
-  }
-  orderIdOf(user: number, clientOrderId: string): number | undefined {
-    const u = this.userIdx.get(user);
-    const o = u === NIL ? undefined : this.uCids[u]?.get(clientOrderId);
-    return o === undefined ? undefined : this.oId[o];
-  }
-  /** A user's open orders, oldest priority first. */
-  openOrders(user: number): RestingBookOrder[] {
-    const out: RestingBookOrder[] = [];
-    const u = this.userIdx.get(user);
-    if (u === NIL) return out;
-    for (let o = this.uHead[u]; o !== NIL; o = this.oUNext[o]) out.push(this.describe(o));
-    return out;
-  }
-  /** Resting orders of a side in priority order (best price first, FIFO within a price). */
-  ordersOf(side: BookSide): RestingBookOrder[] {
-    const out: RestingBookOrder[] = [];
-    for (let l = this.best[side]; l !== NIL; l = this.lNext[l])
-      for (let o = this.lHead[l]; o !== NIL; o = this.oNext[o]) out.push(this.describe(o));
-    return out;
-  }
-  /** Aggregated levels of a side, best first. */
-  depth(side: BookSide, maxLevels = Number.MAX_SAFE_INTEGER): BookLevel[] {
-    const out: BookLevel[] = [];
-    for (let l = this.best[side]; l !== NIL && out.length < maxLevels; l = this.lNext[l])
-      out.push({ price: this.lPrice[l], quantity: this.lQty[l], orders: this.lCount[l] });
-    return out;
-  }
-
-  private describe(o: number): RestingBookOrder {
-    const f = this.oFlags[o];
-    const r: RestingBookOrder = {
-      orderId: this.oId[o],
-      user: this.uId[this.oUser[o]],
-      side: (f & F_SELL) as BookSide,
-      price: this.oPrice[o],
-      quantity: this.oQty[o],
-      reduceOnly: (f & F_RO) !== 0,
-      postOnly: (f & F_POST) !== 0,
-      stp: ((f >> STP_SHIFT) & 3) as BookStpMode,
-    };
-    const cid = this.oCid[o];
-    if (cid !== undefined) r.clientOrderId = cid;
-    return r;
   }
 
   // ------------------------------------------------------------------ commands
 
   /** New order. Events: REJECTED, or ACCEPTED then FILLs and possibly one EXPIRED. */
   place(o: NewBookOrder): void {
-    const ev = this.events;
+    const { events: ev, users } = this;
     ev.count = 0;
     const side = o.side;
     const type = o.type;
@@ -309,15 +99,15 @@ export class OrderBook {
       reason = Reason.INVALID_ORDER;
     else if (!this.validQty(qty0)) reason = Reason.INVALID_QUANTITY;
     else if (!isMarket && !this.validPrice(price)) reason = Reason.INVALID_PRICE;
-    else if (this.ids.get(id) !== NIL) reason = Reason.DUPLICATE_ORDER_ID;
+    else if (this.orders.ids.get(id) !== NIL) reason = Reason.DUPLICATE_ORDER_ID;
     if (reason !== Reason.NONE) {
       ev.order(Kind.REJECTED, ++this._seq, reason, 0, id, userId, side, price, qty0, 0);
       return;
     }
-    const u = this.userIndex(userId);
+    const u = users.intern(userId);
     const cid = o.clientOrderId;
     if (cid !== undefined) {
-      const m = this.uCids[u];
+      const m = users.cids[u];
       if (m !== undefined && m.has(cid)) {
         ev.order(
           Kind.REJECTED,
@@ -337,11 +127,11 @@ export class OrderBook {
     let flags = side | (stp << STP_SHIFT) | (tif === Tif.GTX ? F_POST : 0);
     let qty = qty0;
     let accFlags = 0;
-    const pos = this.uPos[u];
+    const pos = users.pos[u];
     const closable = side === BUY ? (pos < 0 ? -pos : 0) : pos > 0 ? pos : 0;
     if (o.reduceOnly) {
       flags |= F_RO;
-      const room = closable - this.uRo[2 * u + side];
+      const room = closable - users.ro[2 * u + side];
       if (room <= 0) reason = Reason.REDUCE_ONLY_REJECTED;
       else if (qty > room) {
         qty = room;
@@ -372,8 +162,8 @@ export class OrderBook {
   /** Cancels a user's order. Events: CANCELED, or CANCEL_REJECTED (UNKNOWN_ORDER). */
   cancel(user: number, orderId: number): boolean {
     this.events.count = 0;
-    const o = this.ids.get(orderId);
-    if (o === NIL || this.uId[this.oUser[o]] !== user) {
+    const o = this.orders.ids.get(orderId);
+    if (o === NIL || this.users.id[this.orders.user[o]] !== user) {
       this.events.order(
         Kind.CANCEL_REJECTED,
         ++this._seq,
@@ -396,8 +186,8 @@ export class OrderBook {
   /** Cancels by client order id; a rejection carries orderId -1. */
   cancelByClientId(user: number, clientOrderId: string): boolean {
     this.events.count = 0;
-    const u = this.userIdx.get(user);
-    const o = u === NIL ? undefined : this.uCids[u]?.get(clientOrderId);
+    const u = this.users.lookup(user);
+    const o = u === NIL ? undefined : this.users.cids[u]?.get(clientOrderId);
     if (o === undefined) {
       this.events.order(Kind.CANCEL_REJECTED, ++this._seq, Reason.UNKNOWN_ORDER, 0, -1, user, 0, 0, 0, 0);
       return false;
@@ -410,10 +200,11 @@ export class OrderBook {
   /** Cancels every open order of a user (oldest priority first); returns how many. */
   cancelAll(user: number): number {
     this.events.count = 0;
-    const u = this.userIdx.get(user);
+    const users = this.users;
+    const u = users.lookup(user);
     if (u === NIL) return 0;
     let n = 0;
-    for (let o = this.uHead[u]; o !== NIL; o = this.uHead[u]) {
+    for (let o = users.head[u]; o !== NIL; o = users.head[u]) {
       this.emitGone(Kind.CANCELED, o, Reason.CANCEL_ALL);
       this.removeOrder(o);
       n++;
@@ -428,28 +219,28 @@ export class OrderBook {
    * Events: AMENDED (then FILLs/EXPIRED when it crosses), or AMEND_REJECTED with the order untouched.
    */
   amend(user: number, orderId: number, price: number, quantity: number): boolean {
-    const ev = this.events;
+    const { events: ev, orders, users, levels } = this;
     ev.count = 0;
-    const o = this.ids.get(orderId);
+    const o = orders.ids.get(orderId);
     let reason: number = Reason.NONE;
     if (this._state !== State.TRADING) reason = Reason.MARKET_NOT_TRADING;
-    else if (o === NIL || this.uId[this.oUser[o]] !== user) reason = Reason.UNKNOWN_ORDER;
+    else if (o === NIL || users.id[orders.user[o]] !== user) reason = Reason.UNKNOWN_ORDER;
     else if (!this.validQty(quantity)) reason = Reason.INVALID_QUANTITY;
     else if (!this.validPrice(price)) reason = Reason.INVALID_PRICE;
     if (reason !== Reason.NONE) {
       ev.order(Kind.AMEND_REJECTED, ++this._seq, reason, 0, orderId, user, 0, price, quantity, 0);
       return false;
     }
-    const u = this.oUser[o];
-    const flags = this.oFlags[o];
+    const u = orders.user[o];
+    const flags = orders.flags[o];
     const side = flags & F_SELL;
-    const oldPrice = this.oPrice[o];
-    const oldQty = this.oQty[o];
-    const pos = this.uPos[u];
+    const oldPrice = orders.price[o];
+    const oldQty = orders.qty[o];
+    const pos = users.pos[u];
     const closable = side === BUY ? (pos < 0 ? -pos : 0) : pos > 0 ? pos : 0;
     let qty = quantity;
     if (flags & F_RO) {
-      const room = closable - (this.uRo[2 * u + side] - oldQty);
+      const room = closable - (users.ro[2 * u + side] - oldQty);
       if (qty > room) qty = room;
     } else if ((price !== oldPrice || qty > oldQty) && qty > closable && this.exceedsOi(qty - closable))
       reason = Reason.OI_CAP_EXCEEDED;
@@ -462,9 +253,9 @@ export class OrderBook {
     if (price === oldPrice && qty <= oldQty) {
       if (qty < oldQty) {
         const d = oldQty - qty;
-        this.oQty[o] = qty;
-        this.lQty[this.oLevel[o]] -= d;
-        if (flags & F_RO) this.uRo[2 * u + side] -= d;
+        orders.qty[o] = qty;
+        levels.qty[orders.level[o]] -= d;
+        if (flags & F_RO) users.ro[2 * u + side] -= d;
       }
       ev.order(
         Kind.AMENDED,
@@ -483,21 +274,21 @@ export class OrderBook {
     ev.order(Kind.AMENDED, ++this._seq, Reason.AMENDED_BY_USER, 0, orderId, user, side, price, qty, qty);
     if (price === oldPrice) {
       // Larger at the same price: to the back of its level and of its user's list.
-      const l = this.oLevel[o];
+      const l = orders.level[o];
       this.detach(o);
-      this.attach(o, this.lCount[l] === 0 ? this.levelFor(side, price) : l, price, qty);
+      this.attach(o, levels.count[l] === 0 ? levels.levelFor(side, price) : l, price, qty);
       return true;
     }
     // Another price: the order keeps its slot and id; off the book, it trades like a new order
     // with this id when it crosses, then rests with what is left.
     if (!this.crosses(side, price)) {
       // Nothing trades: look for the new level from the old one (moves are usually small).
-      const l = this.oLevel[o];
-      const hint = this.lCount[l] > 1 ? l : this.lPrev[l] !== NIL ? this.lPrev[l] : this.lNext[l];
+      const l = orders.level[o];
+      const hint = levels.count[l] > 1 ? l : levels.prev[l] !== NIL ? levels.prev[l] : levels.next[l];
       this.detach(o);
       this.attach(
         o,
-        hint === NIL ? this.levelFor(side, price) : this.levelNear(side, price, hint),
+        hint === NIL ? levels.levelFor(side, price) : levels.levelNear(side, price, hint),
         price,
         qty,
       );
@@ -505,7 +296,7 @@ export class OrderBook {
     }
     this.detach(o);
     const left = this.match(orderId, u, side, false, price, qty, flags);
-    if (left > 0) this.attach(o, this.levelFor(side, price), price, left);
+    if (left > 0) this.attach(o, levels.levelFor(side, price), price, left);
     else this.release(o);
     return true;
   }
@@ -517,9 +308,10 @@ export class OrderBook {
     this._state = state;
     ev.marketState(++this._seq, state);
     if (state !== State.CLOSE) return;
+    const levels = this.levels;
     for (let side = 0; side < 2; side++)
-      while (this.best[side] !== NIL) {
-        const o = this.lHead[this.best[side]];
+      while (levels.best[side] !== NIL) {
+        const o = levels.head[levels.best[side]];
         this.emitGone(Kind.CANCELED, o, Reason.MARKET_CLOSED);
         this.removeOrder(o);
       }
@@ -533,388 +325,42 @@ export class OrderBook {
 
   // ------------------------------------------------------------------ snapshot
 
-  /**
-   * The whole state in one compact buffer: header, users (id, position), levels best first per side
-   * (price, order count), orders in priority order (id, open quantity, user, flags), each user's
-   * orders in their list order, client order ids as JSON. About 25 bytes per order.
-   * Treap shapes are not kept: they do not change behaviour.
-   */
+  /** The whole state in one compact buffer (format in snapshot-codec.ts). */
   snapshot(): Uint8Array {
-    const n = this.nOrders;
-    // Users worth keeping: a position or an open order.
-    const keep = new Int32Array(this.nUsers).fill(NIL);
-    let nu = 0;
-    for (let u = 0; u < this.nUsers; u++) if (this.uPos[u] !== 0 || this.uHead[u] !== NIL) keep[u] = nu++;
-    const nl = this.nLevels[0] + this.nLevels[1];
-    const layout = snapshotLayout(nu, nl, n);
-    const slotIndex = new Int32Array(this.oTop);
-    const cids: (number | string)[] = [];
-    const buf = new ArrayBuffer(layout.cids);
-    const head = new Float64Array(buf, 0, HEADER);
-    const usersId = new Float64Array(buf, layout.users, nu);
-    const usersPos = new Float64Array(buf, layout.users + 8 * nu, nu);
-    const levelPrice = new Float64Array(buf, layout.levels, nl);
-    const levelCount = new Int32Array(buf, layout.levels + 8 * nl, nl);
-    const orderId = new Float64Array(buf, layout.orders, n);
-    const orderQty = new Float64Array(buf, layout.orders + 8 * n, n);
-    const orderUser = new Int32Array(buf, layout.orders + 16 * n, n);
-    const userOrder = new Int32Array(buf, layout.orders + 20 * n, n);
-    const orderFlags = new Uint8Array(buf, layout.orders + 24 * n, n);
-    for (let u = 0; u < this.nUsers; u++) {
-      const k = keep[u];
-      if (k === NIL) continue;
-      usersId[k] = this.uId[u];
-      usersPos[k] = this.uPos[u];
-    }
-    let li = 0;
-    let oi = 0;
-    for (let side = 0; side < 2; side++)
-      for (let l = this.best[side]; l !== NIL; l = this.lNext[l]) {
-        levelPrice[li] = this.lPrice[l];
-        levelCount[li++] = this.lCount[l];
-        for (let o = this.lHead[l]; o !== NIL; o = this.oNext[o]) {
-          orderId[oi] = this.oId[o];
-          orderQty[oi] = this.oQty[o];
-          orderUser[oi] = keep[this.oUser[o]];
-          orderFlags[oi] = this.oFlags[o];
-          const cid = this.oCid[o];
-          if (cid !== undefined) cids.push(oi, cid);
-          slotIndex[o] = oi++;
-        }
-      }
-    let ui = 0;
-    for (let u = 0; u < this.nUsers; u++)
-      for (let o = this.uHead[u]; o !== NIL; o = this.oUNext[o]) userOrder[ui++] = slotIndex[o];
-    const cidBytes = cids.length ? new TextEncoder().encode(JSON.stringify(cids)) : new Uint8Array(0);
-    head.set([
-      MAGIC,
-      VERSION,
-      this._seq,
-      this._state,
-      this.maxLongOi,
-      this.maxShortOi,
-      this._longOi,
-      this._shortOi,
-      this.maxOrderQty,
-      this.maxPrice,
-      nu,
-      this.nLevels[0],
-      this.nLevels[1],
-      n,
-      cidBytes.length,
-      this.clock,
-    ]);
-    const out = new Uint8Array(layout.cids + cidBytes.length);
-    out.set(new Uint8Array(buf));
-    out.set(cidBytes, layout.cids);
-    return out;
+    return encodeSnapshot(
+      {
+        seq: this._seq,
+        state: this._state,
+        maxLongOi: this.maxLongOi,
+        maxShortOi: this.maxShortOi,
+        longOi: this._longOi,
+        shortOi: this._shortOi,
+        maxOrderQty: this.maxOrderQty,
+        maxPrice: this.maxPrice,
+      },
+      this.orders,
+      this.users,
+      this.levels,
+    );
   }
 
   /** The book a snapshot was taken of: same orders in the same priority, positions, OI and seq. */
   static restore(bytes: Uint8Array): OrderBook {
-    // Typed views need 8-byte alignment: copy only when the caller's bytes are not aligned.
-    const aligned = bytes.byteOffset % 8 === 0 ? bytes : bytes.slice();
-    const buf = aligned.buffer;
-    const base = aligned.byteOffset;
-    if (aligned.byteLength < HEADER * 8) throw new Error('order book snapshot: truncated');
-    const head = new Float64Array(buf, base, HEADER);
-    if (head[0] !== MAGIC || head[1] !== VERSION) throw new Error('order book snapshot: unknown format');
-    const nu = head[10];
-    const nBid = head[11];
-    const nl = nBid + head[12];
-    const n = head[13];
-    const layout = snapshotLayout(nu, nl, n);
-    if (aligned.byteLength !== layout.cids + head[14]) throw new Error('order book snapshot: bad length');
+    const snap = openSnapshot(bytes);
+    const h = snap.header;
     const book = new OrderBook({
-      state: head[3] as BookMarketState,
-      maxLongOi: head[4],
-      maxShortOi: head[5],
-      maxOrderQty: head[8],
-      maxPrice: head[9],
-      initialCapacity: n,
+      state: h.state,
+      maxLongOi: h.maxLongOi,
+      maxShortOi: h.maxShortOi,
+      maxOrderQty: h.maxOrderQty,
+      maxPrice: h.maxPrice,
+      initialCapacity: snap.orders,
     });
-    book._seq = head[2];
-    book._longOi = head[6];
-    book._shortOi = head[7];
-    const usersId = new Float64Array(buf, base + layout.users, nu);
-    const usersPos = new Float64Array(buf, base + layout.users + 8 * nu, nu);
-    for (let i = 0; i < nu; i++) book.uPos[book.addUser(usersId[i])] = usersPos[i];
-    const levelPrice = new Float64Array(buf, base + layout.levels, nl);
-    const levelCount = new Int32Array(buf, base + layout.levels + 8 * nl, nl);
-    const at = base + layout.orders;
-    book.oId.set(new Float64Array(buf, at, n));
-    book.oQty.set(new Float64Array(buf, at + 8 * n, n));
-    book.oUser.set(new Int32Array(buf, at + 16 * n, n));
-    const userOrder = new Int32Array(buf, at + 20 * n, n);
-    book.oFlags.set(new Uint8Array(buf, at + 24 * n, n));
-    book.oTop = n;
-    book.nOrders = n;
-    const { oId, oQty, oUser, oFlags, oPrice, oPrev, oNext, oLevel, oTime, uCnt, uRo } = book;
-    let o = 0;
-    let worst = NIL;
-    for (let li = 0; li < nl; li++) {
-      const side = li < nBid ? 0 : 1;
-      if (li === nBid) worst = NIL;
-      // Levels come best first, so each new one is the worst so far: appended at the end.
-      const l = book.newLevel(side, levelPrice[li], worst, NIL);
-      worst = l;
-      const end = o + levelCount[li];
-      let qty = 0;
-      book.lHead[l] = o;
-      book.lTail[l] = end - 1;
-      book.lCount[l] = end - o;
-      for (let prev = NIL; o < end; prev = o++) {
-        oPrice[o] = levelPrice[li];
-        oPrev[o] = prev;
-        oNext[o] = o + 1 === end ? NIL : o + 1;
-        oLevel[o] = l;
-        oTime[o] = o + 1;
-        qty += oQty[o];
-        const u = oUser[o];
-        uCnt[2 * u + side]++;
-        if (oFlags[o] & F_RO) {
-          uRo[2 * u + side] += oQty[o];
-          book.roOrders[side]++;
-        }
-        book.ids.set(oId[o], o);
-      }
-      book.lQty[l] = qty;
-    }
-    book.clock = Math.max(head[15], n);
-    for (let i = 0; i < n; i++) book.appendToUser(userOrder[i], oUser[userOrder[i]]);
-    if (head[14] > 0) {
-      const cids = JSON.parse(new TextDecoder().decode(aligned.subarray(layout.cids))) as (number | string)[];
-      for (let i = 0; i < cids.length; i += 2) {
-        const slot = cids[i] as number;
-        const cid = cids[i + 1] as string;
-        const u = oUser[slot];
-        book.oCid[slot] = cid;
-        let m = book.uCids[u];
-        if (m === undefined) book.uCids[u] = m = new Map();
-        m.set(cid, slot);
-      }
-    }
+    book._seq = h.seq;
+    book._longOi = h.longOi;
+    book._shortOi = h.shortOi;
+    loadSnapshot(snap, book.orders, book.users, book.levels);
     return book;
-  }
-
-  // ------------------------------------------------------------------ matching
-
-  /** Trades `qty` against the opposite side; returns what is left (0 also when STP expired it). */
-  private match(
-    id: number,
-    u: number,
-    side: number,
-    isMarket: boolean,
-    limit: number,
-    qty: number,
-    flags: number,
-  ): number {
-    const ev = this.events;
-    const opp = side ^ 1;
-    const stp = (flags >> STP_SHIFT) & 3;
-    const userId = this.uId[u];
-    const uPos = this.uPos;
-    let left = qty;
-    while (left > 0) {
-      const lvl = this.best[opp];
-      if (lvl === NIL) break;
-      const px = this.lPrice[lvl];
-      if (!isMarket && (side === BUY ? px > limit : px < limit)) break;
-      const m = this.lHead[lvl];
-      const mu = this.oUser[m];
-      if (mu === u && stp !== Stp.NONE) {
-        if (stp !== Stp.EXPIRE_TAKER) {
-          this.emitGone(Kind.EXPIRED, m, Reason.SELF_TRADE);
-          this.removeOrder(m);
-        }
-        if (stp !== Stp.EXPIRE_MAKER) {
-          ev.order(Kind.EXPIRED, ++this._seq, Reason.SELF_TRADE, 0, id, userId, side, limit, left, 0);
-          return 0;
-        }
-        continue;
-      }
-      const mq = this.oQty[m];
-      const q = left < mq ? left : mq;
-      // Taker leg first, then maker leg: a self-trade (STP NONE) nets to no change.
-      let p = uPos[u];
-      let tClose: number;
-      if (side === BUY) {
-        tClose = p < 0 ? (q < -p ? q : -p) : 0;
-        uPos[u] = p + q;
-        this._shortOi -= tClose;
-        this._longOi += q - tClose;
-      } else {
-        tClose = p > 0 ? (q < p ? q : p) : 0;
-        uPos[u] = p - q;
-        this._longOi -= tClose;
-        this._shortOi += q - tClose;
-      }
-      p = uPos[mu];
-      let mClose: number;
-      if (opp === BUY) {
-        mClose = p < 0 ? (q < -p ? q : -p) : 0;
-        uPos[mu] = p + q;
-        this._shortOi -= mClose;
-        this._longOi += q - mClose;
-      } else {
-        mClose = p > 0 ? (q < p ? q : p) : 0;
-        uPos[mu] = p - q;
-        this._longOi -= mClose;
-        this._shortOi += q - mClose;
-      }
-      left -= q;
-      const mLeft = mq - q;
-      this.lQty[lvl] -= q;
-      if (this.oFlags[m] & F_RO) this.uRo[2 * mu + opp] -= q;
-      ev.fill(
-        ++this._seq,
-        id,
-        userId,
-        side,
-        px,
-        q,
-        left,
-        this.oId[m],
-        this.uId[mu],
-        mLeft,
-        q - tClose,
-        tClose,
-        q - mClose,
-        mClose,
-      );
-      if (mLeft === 0) {
-        this.oQty[m] = 0;
-        this.removeOrder(m);
-      } else this.oQty[m] = mLeft;
-      if (this.uRo[2 * u] + this.uRo[2 * u + 1] > 0) this.trimReduceOnly(u);
-      if (mu !== u && this.uRo[2 * mu] + this.uRo[2 * mu + 1] > 0) this.trimReduceOnly(mu);
-    }
-    return left;
-  }
-
-  /**
-   * Would a FOK order fill completely? A dry run of match(): self-trade prevention, and the
-   * reduce-only trims that a maker's earlier fills in this same match would cause (they shrink that
-   * maker's worst-priority reduce-only orders first, so the best remaining one keeps
-   * min(its size, what is left of the user's reduce-only quantity)).
-   */
-  private fillable(
-    u: number,
-    side: number,
-    isMarket: boolean,
-    limit: number,
-    qty: number,
-    stp: number,
-  ): boolean {
-    const opp = side ^ 1;
-    let need = qty;
-    const simple = stp === Stp.NONE || this.uCnt[2 * u + opp] === 0;
-    if (simple && this.roOrders[opp] === 0) {
-      // Nothing can vanish mid-match: level totals suffice.
-      for (let l = this.best[opp]; l !== NIL; l = this.lNext[l]) {
-        const px = this.lPrice[l];
-        if (!isMarket && (side === BUY ? px > limit : px < limit)) return false;
-        need -= this.lQty[l];
-        if (need <= 0) return true;
-      }
-      return false;
-    }
-    const stamp = ++this.stamp;
-    for (let l = this.best[opp]; l !== NIL; l = this.lNext[l]) {
-      const px = this.lPrice[l];
-      if (!isMarket && (side === BUY ? px > limit : px < limit)) return false;
-      for (let o = this.lHead[l]; o !== NIL; o = this.oNext[o]) {
-        const mu = this.oUser[o];
-        if (mu === u) {
-          if (!simple) {
-            if (stp === Stp.EXPIRE_MAKER) continue;
-            return false;
-          }
-          need -= this.oQty[o];
-        } else if (this.uRo[2 * mu + opp] === 0) need -= this.oQty[o];
-        else {
-          if (this.simStamp[mu] !== stamp) {
-            this.simStamp[mu] = stamp;
-            const p = this.uPos[mu];
-            this.simClose[mu] = opp === BUY ? -p : p;
-            this.simRo[mu] = this.uRo[2 * mu + opp];
-          }
-          let take = this.oQty[o];
-          if (this.oFlags[o] & F_RO) {
-            if (take > this.simRo[mu]) take = this.simRo[mu];
-            if (take > need) take = need;
-            this.simRo[mu] -= take;
-            this.simClose[mu] -= take;
-          } else {
-            if (take > need) take = need;
-            const c = (this.simClose[mu] -= take);
-            if (this.simRo[mu] > c) this.simRo[mu] = c > 0 ? c : 0;
-          }
-          need -= take;
-        }
-        if (need <= 0) return true;
-      }
-    }
-    return false;
-  }
-
-  /**
-   * Restores "resting reduce-only quantity of a side <= the position it can close" for a user after
-   * their position moved: shrinks or cancels reduce-only orders, worst priority first.
-   */
-  private trimReduceOnly(u: number): void {
-    const pos = this.uPos[u];
-    for (let s = 0; s < 2; s++) {
-      const allowed = s === BUY ? (pos < 0 ? -pos : 0) : pos > 0 ? pos : 0;
-      while (this.uRo[2 * u + s] > allowed) {
-        const excess = this.uRo[2 * u + s] - allowed;
-        let w = NIL;
-        for (let o = this.uHead[u]; o !== NIL; o = this.oUNext[o]) {
-          const f = this.oFlags[o];
-          if ((f & F_RO) === 0 || (f & F_SELL) !== s) continue;
-          if (w === NIL || this.worse(s, o, w)) w = o;
-        }
-        const q = this.oQty[w];
-        if (q <= excess) {
-          this.emitGone(Kind.CANCELED, w, Reason.REDUCE_ONLY_TRIM);
-          this.removeOrder(w);
-        } else {
-          this.oQty[w] = q - excess;
-          this.lQty[this.oLevel[w]] -= excess;
-          this.uRo[2 * u + s] -= excess;
-          this.events.order(
-            Kind.AMENDED,
-            ++this._seq,
-            Reason.REDUCE_ONLY_TRIM,
-            Flag.KEPT_PRIORITY,
-            this.oId[w],
-            this.uId[u],
-            s,
-            this.oPrice[w],
-            q - excess,
-            q - excess,
-          );
-        }
-      }
-    }
-  }
-
-  /** Is resting order a behind resting order b (same side)? */
-  private worse(side: number, a: number, b: number): boolean {
-    const pa = this.oPrice[a];
-    const pb = this.oPrice[b];
-    if (pa !== pb) return side === BUY ? pa < pb : pa > pb;
-    return this.oTime[a] > this.oTime[b];
-  }
-
-  private crosses(side: number, price: number): boolean {
-    const l = this.best[side ^ 1];
-    if (l === NIL) return false;
-    return side === BUY ? this.lPrice[l] <= price : this.lPrice[l] >= price;
-  }
-
-  private exceedsOi(open: number): boolean {
-    return this._longOi + open > this.maxLongOi || this._shortOi + open > this.maxShortOi;
   }
 
   private validQty(q: number): boolean {
@@ -923,380 +369,5 @@ export class OrderBook {
 
   private validPrice(p: number): boolean {
     return Number.isInteger(p) && p > 0 && p <= this.maxPrice;
-  }
-
-  private emitGone(kind: number, o: number, reason: number): void {
-    const f = this.oFlags[o];
-    this.events.order(
-      kind,
-      ++this._seq,
-      reason,
-      0,
-      this.oId[o],
-      this.uId[this.oUser[o]],
-      f & F_SELL,
-      this.oPrice[o],
-      this.oQty[o],
-      0,
-    );
-  }
-
-  // ------------------------------------------------------------------ orders
-
-  private rest(
-    id: number,
-    u: number,
-    side: number,
-    price: number,
-    qty: number,
-    flags: number,
-    cid: string | undefined,
-  ): void {
-    let o = this.oFree;
-    if (o !== NIL) this.oFree = this.oNext[o];
-    else {
-      if (this.oTop === this.oCap) this.growOrders(this.oCap * 2);
-      o = this.oTop++;
-    }
-    this.oId[o] = id;
-    this.oUser[o] = u;
-    this.oFlags[o] = flags;
-    this.ids.set(id, o);
-    if (cid !== undefined) {
-      this.oCid[o] = cid;
-      let m = this.uCids[u];
-      if (m === undefined) this.uCids[u] = m = new Map();
-      m.set(cid, o);
-    }
-    this.nOrders++;
-    this.attach(o, this.levelFor(side, price), price, qty);
-  }
-
-  /** Puts a registered order at the back of level l and of its user's list. */
-  private attach(o: number, l: number, price: number, qty: number): void {
-    const u = this.oUser[o];
-    const f = this.oFlags[o];
-    const s = f & F_SELL;
-    this.oPrice[o] = price;
-    this.oQty[o] = qty;
-    this.oTime[o] = ++this.clock;
-    this.appendToLevel(o, l);
-    this.lQty[l] += qty;
-    this.lCount[l]++;
-    this.appendToUser(o, u);
-    this.uCnt[2 * u + s]++;
-    if (f & F_RO) {
-      this.uRo[2 * u + s] += qty;
-      this.roOrders[s]++;
-    }
-  }
-
-  /** Takes an order off its level (dropping the level if empty) and its user's list. */
-  private detach(o: number): void {
-    const l = this.oLevel[o];
-    const q = this.oQty[o];
-    const u = this.oUser[o];
-    const f = this.oFlags[o];
-    const s = f & F_SELL;
-    this.unlinkFromLevel(o, l);
-    this.lQty[l] -= q;
-    if (--this.lCount[l] === 0) this.removeLevel(l);
-    this.unlinkFromUser(o, u);
-    this.uCnt[2 * u + s]--;
-    if (f & F_RO) {
-      this.uRo[2 * u + s] -= q;
-      this.roOrders[s]--;
-    }
-  }
-
-  /** Forgets a detached order: id, client id, slot. */
-  private release(o: number): void {
-    this.ids.delete(this.oId[o]);
-    const cid = this.oCid[o];
-    if (cid !== undefined) {
-      this.uCids[this.oUser[o]]?.delete(cid);
-      this.oCid[o] = undefined;
-    }
-    this.oNext[o] = this.oFree;
-    this.oFree = o;
-    this.nOrders--;
-  }
-
-  private removeOrder(o: number): void {
-    this.detach(o);
-    this.release(o);
-  }
-
-  private appendToLevel(o: number, l: number): void {
-    const t = this.lTail[l];
-    this.oPrev[o] = t;
-    this.oNext[o] = NIL;
-    this.oLevel[o] = l;
-    if (t === NIL) this.lHead[l] = o;
-    else this.oNext[t] = o;
-    this.lTail[l] = o;
-  }
-
-  private unlinkFromLevel(o: number, l: number): void {
-    const p = this.oPrev[o];
-    const n = this.oNext[o];
-    if (p === NIL) this.lHead[l] = n;
-    else this.oNext[p] = n;
-    if (n === NIL) this.lTail[l] = p;
-    else this.oPrev[n] = p;
-  }
-
-  private appendToUser(o: number, u: number): void {
-    const t = this.uTail[u];
-    this.oUPrev[o] = t;
-    this.oUNext[o] = NIL;
-    if (t === NIL) this.uHead[u] = o;
-    else this.oUNext[t] = o;
-    this.uTail[u] = o;
-  }
-
-  private unlinkFromUser(o: number, u: number): void {
-    const p = this.oUPrev[o];
-    const n = this.oUNext[o];
-    if (p === NIL) this.uHead[u] = n;
-    else this.oUNext[p] = n;
-    if (n === NIL) this.uTail[u] = p;
-    else this.oUPrev[n] = p;
-  }
-
-  private growOrders(cap: number): void {
-    this.oId = growF64(this.oId, cap);
-    this.oPrice = growF64(this.oPrice, cap);
-    this.oQty = growF64(this.oQty, cap);
-    this.oTime = growF64(this.oTime, cap);
-    this.oUser = growI32(this.oUser, cap);
-    this.oPrev = growI32(this.oPrev, cap);
-    this.oNext = growI32(this.oNext, cap);
-    this.oUPrev = growI32(this.oUPrev, cap);
-    this.oUNext = growI32(this.oUNext, cap);
-    this.oLevel = growI32(this.oLevel, cap);
-    this.oFlags = growU8(this.oFlags, cap);
-    for (let i = this.oCap; i < cap; i++) this.oCid.push(undefined);
-    this.oCap = cap;
-  }
-
-  // ------------------------------------------------------------------ users
-
-  private userIndex(user: number): number {
-    if (user === this.lastUserId) return this.lastU;
-    let u = this.userIdx.get(user);
-    if (u === NIL) u = this.addUser(user);
-    this.lastUserId = user;
-    this.lastU = u;
-    return u;
-  }
-
-  private addUser(user: number): number {
-    const u = this.nUsers++;
-    if (u === this.uCap) {
-      const cap = this.uCap * 2;
-      this.uId = growF64(this.uId, cap);
-      this.uPos = growF64(this.uPos, cap);
-      this.uRo = growF64(this.uRo, 2 * cap);
-      this.uCnt = growI32(this.uCnt, 2 * cap);
-      this.uHead = growI32(this.uHead, cap);
-      this.uTail = growI32(this.uTail, cap);
-      this.simStamp = growI32(this.simStamp, cap);
-      this.simClose = growF64(this.simClose, cap);
-      this.simRo = growF64(this.simRo, cap);
-      this.uCap = cap;
-    }
-    this.uId[u] = user;
-    this.uPos[u] = 0;
-    this.uRo[2 * u] = this.uRo[2 * u + 1] = 0;
-    this.uCnt[2 * u] = this.uCnt[2 * u + 1] = 0;
-    this.uHead[u] = this.uTail[u] = NIL;
-    this.uCids.push(undefined);
-    this.userIdx.set(user, u);
-    return u;
-  }
-
-  // ------------------------------------------------------------------ levels
-
-  /** The level of `price` on `side`, created (and linked in price order) if absent. */
-  private levelFor(side: number, price: number): number {
-    const sgn = side === BUY ? -1 : 1;
-    const key = sgn * price;
-    let pred = NIL;
-    let l = this.best[side];
-    for (let steps = 0; l !== NIL; steps++) {
-      if (steps === FINGER) return this.levelForSlow(side, price, key, sgn);
-      const k = sgn * this.lPrice[l];
-      if (k === key) return l;
-      if (k > key) break;
-      pred = l;
-      l = this.lNext[l];
-    }
-    return this.newLevel(side, price, pred, l);
-  }
-
-  /** Like levelFor, walking from a live level of the side that is probably near the price. */
-  private levelNear(side: number, price: number, hint: number): number {
-    const sgn = side === BUY ? -1 : 1;
-    const key = sgn * price;
-    const hk = sgn * this.lPrice[hint];
-    if (hk === key) return hint;
-    if (key > hk) {
-      // Behind the hint: walk toward worse prices.
-      let pred = hint;
-      let l = this.lNext[hint];
-      for (let steps = 0; steps < FINGER; steps++) {
-        if (l === NIL) return this.newLevel(side, price, pred, NIL);
-        const k = sgn * this.lPrice[l];
-        if (k === key) return l;
-        if (k > key) return this.newLevel(side, price, pred, l);
-        pred = l;
-        l = this.lNext[l];
-      }
-    } else {
-      let succ = hint;
-      let l = this.lPrev[hint];
-      for (let steps = 0; steps < FINGER; steps++) {
-        if (l === NIL) return this.newLevel(side, price, NIL, succ);
-        const k = sgn * this.lPrice[l];
-        if (k === key) return l;
-        if (k < key) return this.newLevel(side, price, l, succ);
-        succ = l;
-        l = this.lPrev[l];
-      }
-    }
-    return this.levelForSlow(side, price, key, sgn);
-  }
-
-  private levelForSlow(side: number, price: number, key: number, sgn: number): number {
-    let n = this.root[side];
-    let pred = NIL;
-    let succ = NIL;
-    while (n !== NIL) {
-      const k = sgn * this.lPrice[n];
-      if (k === key) return n;
-      if (key < k) {
-        succ = n;
-        n = this.lLeft[n];
-      } else {
-        pred = n;
-        n = this.lRight[n];
-      }
-    }
-    return this.newLevel(side, price, pred, succ);
-  }
-
-  /** Creates a level between its in-order neighbours pred (better) and succ (worse). */
-  private newLevel(side: number, price: number, pred: number, succ: number): number {
-    let l = this.lFree;
-    if (l !== NIL) this.lFree = this.lNext[l];
-    else {
-      if (this.lTop === this.lCap) this.growLevels(this.lCap * 2);
-      l = this.lTop++;
-    }
-    this.lPrice[l] = price;
-    this.lQty[l] = 0;
-    this.lCount[l] = 0;
-    this.lHead[l] = this.lTail[l] = NIL;
-    this.lSide[l] = side;
-    this.lPrev[l] = pred;
-    this.lNext[l] = succ;
-    if (pred === NIL) this.best[side] = l;
-    else this.lNext[pred] = l;
-    if (succ !== NIL) this.lPrev[succ] = l;
-    this.nLevels[side]++;
-    // Treap: attach as a leaf next to an in-order neighbour, then rotate up by priority.
-    let x = this.rng;
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    this.rng = x;
-    this.lPrio[l] = x & 0x7fffffff;
-    this.lLeft[l] = this.lRight[l] = NIL;
-    if (pred === NIL && succ === NIL) {
-      this.root[side] = l;
-      this.lParent[l] = NIL;
-    } else if (pred !== NIL && this.lRight[pred] === NIL) {
-      this.lRight[pred] = l;
-      this.lParent[l] = pred;
-    } else {
-      this.lLeft[succ] = l;
-      this.lParent[l] = succ;
-    }
-    for (let p = this.lParent[l]; p !== NIL && this.lPrio[p] < this.lPrio[l]; p = this.lParent[l]) {
-      if (this.lLeft[p] === l) this.rotateRight(side, p);
-      else this.rotateLeft(side, p);
-    }
-    return l;
-  }
-
-  private removeLevel(l: number): void {
-    const side = this.lSide[l];
-    const p = this.lPrev[l];
-    const n = this.lNext[l];
-    if (p === NIL) this.best[side] = n;
-    else this.lNext[p] = n;
-    if (n !== NIL) this.lPrev[n] = p;
-    this.nLevels[side]--;
-    // Treap: rotate down (higher-priority child up) until a leaf, then detach.
-    for (;;) {
-      const a = this.lLeft[l];
-      const b = this.lRight[l];
-      if (a === NIL && b === NIL) break;
-      if (b === NIL || (a !== NIL && this.lPrio[a] > this.lPrio[b])) this.rotateRight(side, l);
-      else this.rotateLeft(side, l);
-    }
-    const par = this.lParent[l];
-    if (par === NIL) this.root[side] = NIL;
-    else if (this.lLeft[par] === l) this.lLeft[par] = NIL;
-    else this.lRight[par] = NIL;
-    this.lNext[l] = this.lFree;
-    this.lFree = l;
-  }
-
-  /** Lifts p's left child into p's place. */
-  private rotateRight(side: number, p: number): void {
-    const x = this.lLeft[p];
-    const b = this.lRight[x];
-    this.lLeft[p] = b;
-    if (b !== NIL) this.lParent[b] = p;
-    const g = this.lParent[p];
-    this.lParent[x] = g;
-    if (g === NIL) this.root[side] = x;
-    else if (this.lLeft[g] === p) this.lLeft[g] = x;
-    else this.lRight[g] = x;
-    this.lRight[x] = p;
-    this.lParent[p] = x;
-  }
-
-  /** Lifts p's right child into p's place. */
-  private rotateLeft(side: number, p: number): void {
-    const x = this.lRight[p];
-    const b = this.lLeft[x];
-    this.lRight[p] = b;
-    if (b !== NIL) this.lParent[b] = p;
-    const g = this.lParent[p];
-    this.lParent[x] = g;
-    if (g === NIL) this.root[side] = x;
-    else if (this.lLeft[g] === p) this.lLeft[g] = x;
-    else this.lRight[g] = x;
-    this.lLeft[x] = p;
-    this.lParent[p] = x;
-  }
-
-  private growLevels(cap: number): void {
-    this.lPrice = growF64(this.lPrice, cap);
-    this.lQty = growF64(this.lQty, cap);
-    this.lHead = growI32(this.lHead, cap);
-    this.lTail = growI32(this.lTail, cap);
-    this.lCount = growI32(this.lCount, cap);
-    this.lPrev = growI32(this.lPrev, cap);
-    this.lNext = growI32(this.lNext, cap);
-    this.lLeft = growI32(this.lLeft, cap);
-    this.lRight = growI32(this.lRight, cap);
-    this.lParent = growI32(this.lParent, cap);
-    this.lPrio = growI32(this.lPrio, cap);
-    this.lSide = growU8(this.lSide, cap);
-    this.lCap = cap;
   }
 }
