@@ -9,8 +9,10 @@ import {
   type ApiKey,
   CANCEL_STEP,
   CYCLE_LENGTH,
+  ORDER_PATH,
   OrderFlow,
   RESTING_STEP,
+  signedRequest,
   type WireRequest,
 } from './signed-orders';
 
@@ -142,4 +144,18 @@ export async function checkRead(url: string, path: string): Promise<void> {
   const r = await send(url, { method: 'GET', path, headers: {} });
   if (r.status !== 200 || typeof r.body !== 'object')
     throw new Error(`GET ${path}: HTTP ${r.status} ${r.text.slice(0, 300)}`);
+}
+
+/**
+ * Waits until the commands a load run left in flight are handled: a closed-loop run stops with
+ * requests still queued in the exchange, which the next row would otherwise wait behind. Each user's
+ * commands are handled in order, so a cancel of an unknown order (refused, changes nothing) sent per
+ * user is answered only after them.
+ */
+export async function waitUntilIdle(url: string, users: ApiKey[], symbol: string): Promise<void> {
+  await Promise.all(
+    users.map((u) =>
+      send(url, signedRequest(u, 'DELETE', ORDER_PATH, { symbol, origClientOrderId: 'bench-idle-probe' })),
+    ),
+  );
 }

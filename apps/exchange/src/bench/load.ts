@@ -90,22 +90,34 @@ const asCannon = (w: WireRequest, base: autocannon.Request): autocannon.Request 
   body: w.body,
 });
 
-/** The order flow as autocannon's per-connection request sequence, signed as each request is sent. */
-export function orderFlowRequests(flow: OrderFlow, tally?: ResponseTally): autocannon.Request[] {
+/**
+ * The order flow as autocannon's per-connection request sequence, signed as each request is sent.
+ * `rotation` starts the crossing orders at another step (the resting order and its cancel stay last,
+ * so the cancel always finds its order in the connection's context), so that connections started
+ * together do not all send A's order, then all B's: one user's orders are handled one at a time.
+ */
+export function orderFlowRequests(
+  flow: OrderFlow,
+  tally?: ResponseTally,
+  rotation = 0,
+): autocannon.Request[] {
   const onResponse = tally ? (status: number, body: string) => tally.record(status, body) : undefined;
   type Ctx = { clientOrderId?: string };
   const steps: autocannon.Request[] = [];
-  for (let step = 0; step < CYCLE_LENGTH; step++) {
+  for (let i = 0; i < CYCLE_LENGTH; i++) {
     let setupRequest: (req: autocannon.Request, ctx: object) => autocannon.Request;
-    if (step === RESTING_STEP)
+    if (i === RESTING_STEP)
       setupRequest = (req, ctx) => {
         const r = flow.resting();
         (ctx as Ctx).clientOrderId = r.clientOrderId;
         return asCannon(r.request, req);
       };
-    else if (step === CANCEL_STEP)
+    else if (i === CANCEL_STEP)
       setupRequest = (req, ctx) => asCannon(flow.cancel((ctx as Ctx).clientOrderId ?? ''), req);
-    else setupRequest = (req) => asCannon(flow.crossing(step), req);
+    else {
+      const step = (i + rotation) % RESTING_STEP;
+      setupRequest = (req) => asCannon(flow.crossing(step), req);
+    }
     steps.push(onResponse ? { setupRequest, onResponse } : { setupRequest });
   }
   return steps;
@@ -116,6 +128,8 @@ export interface CannonSpec {
   connections: number;
   seconds: number;
   requests: autocannon.Request[];
+  /** Connection i's own sequence instead of `requests`. */
+  perConnection?: (i: number) => autocannon.Request[];
   /** autocannon's `overallRate` (bursts at each second's start, see above). */
   overallRate?: number;
 }
@@ -123,6 +137,9 @@ export interface CannonSpec {
 /** One autocannon run. */
 export function runCannon(spec: CannonSpec): Promise<Measured> {
   const lat = new Latencies();
+  let connection = 0;
+  const perConnection = spec.perConnection;
+  const setupClient = perConnection && ((c: autocannon.Client) => c.setRequests(perConnection(connection++)));
   return new Promise((resolve, reject) => {
     const instance = autocannon(
       {
@@ -131,6 +148,7 @@ export function runCannon(spec: CannonSpec): Promise<Measured> {
         duration: spec.seconds,
         requests: spec.requests,
         overallRate: spec.overallRate,
+        setupClient,
         timeout: 20,
       },
       (err, result) => {

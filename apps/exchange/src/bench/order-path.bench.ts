@@ -18,7 +18,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkOrderFlow, checkRead, newFundedUser, pushIndexPrice } from './bench-users';
+import { checkOrderFlow, checkRead, newFundedUser, pushIndexPrice, waitUntilIdle } from './bench-users';
 import { DEFAULT_BENCH_DATABASE_URL, freshBenchDatabase } from './bench-database';
 import {
   BENCH_ADMIN_TOKEN,
@@ -71,6 +71,24 @@ async function row(
   return r;
 }
 
+/** The order flow with autocannon, each connection starting at its own step. */
+const flowCannon = (
+  url: string,
+  connections: number,
+  seconds: number,
+  flow: OrderFlow,
+  tally?: ResponseTally,
+  overallRate?: number,
+) =>
+  runCannon({
+    url,
+    connections,
+    seconds,
+    overallRate,
+    requests: orderFlowRequests(flow, tally),
+    perConnection: (i) => orderFlowRequests(flow, tally, i),
+  });
+
 type OrderRowKind = 'c1' | 'c32' | 'paced' | 'pacedAutocannon';
 const ORDER_ROWS: Record<ServerKind, OrderRowKind[]> = {
   bare: ['c1', 'c32'],
@@ -84,13 +102,7 @@ function orderRow(server: ServerKind, kind: OrderRowKind, url: string, a: ApiKey
   const tally = new ResponseTally();
   const flow = new OrderFlow(MIX, a, b, `${server[0]}${kind}`);
   const cannon = (connections: number, overallRate?: number) => () =>
-    runCannon({
-      url,
-      connections,
-      seconds: ROW_SECONDS,
-      overallRate,
-      requests: orderFlowRequests(flow, tally),
-    });
+    flowCannon(url, connections, ROW_SECONDS, flow, tally, overallRate);
   const id = `orders.${kind}`;
   switch (kind) {
     case 'c1':
@@ -118,7 +130,10 @@ function orderRow(server: ServerKind, kind: OrderRowKind, url: string, a: ApiKey
 
 async function orderRows(server: ServerKind, url: string, a: ApiKey, b: ApiKey): Promise<Row[]> {
   const rows: Row[] = [];
-  for (const kind of ORDER_ROWS[server]) rows.push(await orderRow(server, kind, url, a, b));
+  for (const kind of ORDER_ROWS[server]) {
+    rows.push(await orderRow(server, kind, url, a, b));
+    if (server !== 'bare') await waitUntilIdle(url, [a, b], SYMBOL);
+  }
   return rows;
 }
 
@@ -135,8 +150,7 @@ async function bareRows(repoRoot: string): Promise<Row[]> {
       apiKey: randomBytes(32).toString('hex'),
       secretKey: randomBytes(32).toString('hex'),
     });
-    const requests = orderFlowRequests(new OrderFlow(MIX, key(), key(), 'w'));
-    await runCannon({ url: bare.url, connections: MANY, seconds: WARM_SECONDS, requests });
+    await flowCannon(bare.url, MANY, WARM_SECONDS, new OrderFlow(MIX, key(), key(), 'w'));
     const rows = await orderRows('bare', bare.url, key(), key());
     rows.push(await readRow('bare', 'get.c32', 'GET small JSON, 32 conn', bare.url, '/'));
     return rows;
@@ -157,8 +171,8 @@ async function exchangeRows(server: ServerKind, repoRoot: string, databaseUrl?: 
     log(`  order flow accepted (statuses ${statuses.join(' ')})`);
     if (server === 'embedded') for (const path of [EXCHANGE_INFO, TICKER]) await checkRead(ex.url, path);
 
-    const warm = orderFlowRequests(new OrderFlow(MIX, a, b, `${server[0]}warm`));
-    await runCannon({ url: ex.url, connections: MANY, seconds: WARM_SECONDS, requests: warm });
+    await flowCannon(ex.url, MANY, WARM_SECONDS, new OrderFlow(MIX, a, b, `${server[0]}warm`));
+    await waitUntilIdle(ex.url, [a, b], SYMBOL);
     const rows = await orderRows(server, ex.url, a, b);
     if (server === 'embedded') {
       rows.push(

@@ -55,7 +55,8 @@ export function ratios(rows: Row[]): Record<string, number | null> {
 /** The issue's targets, measured on the embedded rows; `null` when the row did not run. */
 export function targets(rows: Row[], full: boolean) {
   const r = ratios(rows);
-  const row = (id: string) => rows.find((x) => x.id === id);
+  // A row without a single answer has no latency to compare (problems() flags it).
+  const row = (id: string) => rows.find((x) => x.id === id && x.responses > x.non2xx);
   const paced = row('embedded.orders.paced');
   const one = row('embedded.orders.c1');
   const reads = [r['embedded.exchangeInfo.c32'], r['embedded.ticker.c32']];

@@ -1,5 +1,6 @@
 import { SIGNATURE_INVALID_MESSAGE, TIMESTAMP_OUTSIDE_WINDOW_MESSAGE, verifySignedRequest } from '@perp/auth';
-import { pacedOrderSource } from './load';
+import type autocannon from 'autocannon';
+import { orderFlowRequests, pacedOrderSource } from './load';
 import {
   type ApiKey,
   type OrderMix,
@@ -93,6 +94,38 @@ describe('OrderFlow', () => {
     const cancel = f.cancel(first.clientOrderId, NOW);
     expect(cancel.method).toBe('DELETE');
     expect(verify(cancel, A)).toMatchObject({ symbol: 'BTCUSDT', origClientOrderId: first.clientOrderId });
+  });
+});
+
+describe('orderFlowRequests', () => {
+  it("starts each connection's crossing orders at its own step, the resting order and its cancel last", () => {
+    const f = new OrderFlow(MIX, A, B, 'c');
+    const sequence = (rotation: number) => {
+      const ctx = {};
+      return orderFlowRequests(f, undefined, rotation).map((step) => {
+        const setup = step.setupRequest as (r: autocannon.Request, c: object) => autocannon.Request;
+        const req = setup({}, ctx) as WireRequest;
+        const key = req.headers['x-mbx-apikey'] === A.apiKey ? A : B;
+        const p = verify(req, key, Date.now());
+        return `${req.method} ${key === A ? 'A' : 'B'} ${p.side ?? ''} ${p.newClientOrderId ?? p.origClientOrderId ?? ''}`;
+      });
+    };
+    expect(sequence(0)).toEqual([
+      'POST A BUY ',
+      'POST B SELL ',
+      'POST A BUY ',
+      'POST B SELL ',
+      'POST A BUY c-0',
+      'DELETE A  c-0',
+    ]);
+    expect(sequence(5)).toEqual([
+      'POST B SELL ',
+      'POST A BUY ',
+      'POST B SELL ',
+      'POST A BUY ',
+      'POST A BUY c-1',
+      'DELETE A  c-1',
+    ]);
   });
 });
 
