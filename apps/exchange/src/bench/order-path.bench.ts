@@ -1,0 +1,251 @@
+/**
+ * Whole-path benchmark: `npx nx run exchange:bench`, `BENCH_MODE=short` for CI.
+ *
+ * Starts, as child processes, a bare `node:http` server (the baseline) and the embedded exchange as
+ * `npm start` runs it (fresh DATA_DIR, PRICE_SOURCE=admin, request/order limits lifted), then the same
+ * exchange on the Postgres server (`BENCH_DATABASE_URL`, see bench-database.ts; skipped with the
+ * reason when unreachable). Two users are funded and keyed over HTTP and run the order flow of
+ * signed-orders.ts (A buys and B sells LIMIT GTC at one price, plus place-and-cancel, each request
+ * signed as it is sent): closed loop at 1 and 32 connections (autocannon), paced at a fixed rate (an
+ * even open-loop schedule, and autocannon's `overallRate`), then public reads (`exchangeInfo`,
+ * `ticker/24hr`) at 32 connections. The bare server gets the very same signed requests (same client
+ * work per request) and plain GETs. Latencies are per request, in ms; req/s counts 2xx answers.
+ *
+ * Figures are never enforced. The run fails (exit 1) only when something breaks: a server does not
+ * start, the order flow is refused before measuring, or a row has more than 1 % non-2xx/errors.
+ * Output: the table, the ratios and targets, then as the last line one JSON object with everything.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { checkOrderFlow, checkRead, newFundedUser, pushIndexPrice, waitUntilIdle } from './bench-users';
+import { DEFAULT_BENCH_DATABASE_URL, freshBenchDatabase } from './bench-database';
+import {
+  BENCH_ADMIN_TOKEN,
+  type ChildServer,
+  startBareServer,
+  startExchange,
+  stopAllChildren,
+} from './exchange-process';
+import { type Measured, orderFlowRequests, pacedOrderSource, runCannon, runPaced } from './load';
+import { machine, problems, ratios, type Row, type ServerKind, type Skipped, table, targets } from './report';
+import { type ApiKey, type OrderMix, OrderFlow, ResponseTally } from './signed-orders';
+
+const SHORT = process.env.BENCH_MODE === 'short';
+const MODE = SHORT ? 'short' : 'full';
+const ROW_SECONDS = SHORT ? 1.5 : 10;
+const WARM_SECONDS = SHORT ? 0.5 : 3;
+const PACED_RATE = SHORT ? 100 : 1000;
+const MANY = 32;
+const READY_TIMEOUT_MS = 60_000;
+// 1,000,000 fills of 0.001 BTC at 65,000 at 20x need 3.25 M USDT of margin per user.
+const DEPOSIT = '100000000';
+
+const SYMBOL = 'BTCUSDT';
+const MIX: OrderMix = { symbol: SYMBOL, price: '65000', restingPrice: '60000', quantity: '0.001' };
+const EXCHANGE_INFO = '/fapi/v1/exchangeInfo';
+const TICKER = `/fapi/v1/ticker/24hr?symbol=${SYMBOL}`;
+
+const T0 = Date.now();
+const log = (s: string) => process.stderr.write(`[${((Date.now() - T0) / 1000).toFixed(1)} s] ${s}\n`);
+
+/** Runs one row and labels it; order rows carry the tally of their answers. */
+async function row(
+  server: ServerKind,
+  id: string,
+  label: string,
+  connections: number,
+  run: () => Promise<Measured>,
+  extra: Partial<Row> = {},
+  tally?: ResponseTally,
+): Promise<Row> {
+  log(`  ${server}: ${label} ...`);
+  const m = await run();
+  const r: Row = { id: `${server}.${id}`, label, server, connections, ...m, ...extra };
+  if (tally)
+    Object.assign(r, { statuses: tally.statuses, notOrders: tally.notOrders, refusals: tally.refusals });
+  log(
+    `    ${m.perSecond.toFixed(0)} req/s, p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms, ` +
+      `${m.non2xx} non-2xx, ${m.errors} errors${m.notSent ? `, ${m.notSent} not sent` : ''}`,
+  );
+  return r;
+}
+
+/** The order flow with autocannon, each connection starting at its own step. */
+const flowCannon = (
+  url: string,
+  connections: number,
+  seconds: number,
+  flow: OrderFlow,
+  tally?: ResponseTally,
+  overallRate?: number,
+) =>
+  runCannon({
+    url,
+    connections,
+    seconds,
+    overallRate,
+    requests: orderFlowRequests(flow, tally),
+    perConnection: (i) => orderFlowRequests(flow, tally, i),
+  });
+
+type OrderRowKind = 'c1' | 'c32' | 'paced' | 'pacedAutocannon';
+const ORDER_ROWS: Record<ServerKind, OrderRowKind[]> = {
+  bare: ['c1', 'c32'],
+  embedded: ['c1', 'c32', 'paced', 'pacedAutocannon'],
+  // Short mode keeps the Postgres run to the rows that differ most from the embedded ones.
+  postgres: SHORT ? ['c32', 'paced'] : ['c1', 'c32', 'paced', 'pacedAutocannon'],
+};
+
+/** One order-flow row against `url` (the exchange, or the bare server with made-up keys). */
+function orderRow(server: ServerKind, kind: OrderRowKind, url: string, a: ApiKey, b: ApiKey): Promise<Row> {
+  const tally = new ResponseTally();
+  const flow = new OrderFlow(MIX, a, b, `${server[0]}${kind}`);
+  const cannon = (connections: number, overallRate?: number) => () =>
+    flowCannon(url, connections, ROW_SECONDS, flow, tally, overallRate);
+  const id = `orders.${kind}`;
+  switch (kind) {
+    case 'c1':
+      return row(server, id, 'signed orders, 1 conn', 1, cannon(1), {}, tally);
+    case 'c32':
+      return row(server, id, `signed orders, ${MANY} conn`, MANY, cannon(MANY), {}, tally);
+    case 'paced': {
+      const run = () =>
+        runPaced({
+          url,
+          rate: PACED_RATE,
+          seconds: ROW_SECONDS,
+          maxSockets: MANY,
+          source: pacedOrderSource(flow, tally),
+        });
+      const label = `signed orders, paced ${PACED_RATE}/s (even)`;
+      return row(server, id, label, MANY, run, { rate: PACED_RATE }, tally);
+    }
+    case 'pacedAutocannon': {
+      const label = `signed orders, autocannon -R ${PACED_RATE}`;
+      return row(server, id, label, MANY, cannon(MANY, PACED_RATE), { rate: PACED_RATE }, tally);
+    }
+  }
+}
+
+async function orderRows(server: ServerKind, url: string, a: ApiKey, b: ApiKey): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const kind of ORDER_ROWS[server]) {
+    rows.push(await orderRow(server, kind, url, a, b));
+    if (server !== 'bare') await waitUntilIdle(url, [a, b], SYMBOL);
+  }
+  return rows;
+}
+
+const readRow = (server: ServerKind, id: string, label: string, url: string, path: string) =>
+  row(server, id, label, MANY, () =>
+    runCannon({ url, connections: MANY, seconds: ROW_SECONDS, requests: [{ method: 'GET', path }] }),
+  );
+
+async function bareRows(repoRoot: string): Promise<Row[]> {
+  const bare = await startBareServer(repoRoot);
+  try {
+    // Keys the bare server never checks: the client still signs every request.
+    const key = (): ApiKey => ({
+      apiKey: randomBytes(32).toString('hex'),
+      secretKey: randomBytes(32).toString('hex'),
+    });
+    await flowCannon(bare.url, MANY, WARM_SECONDS, new OrderFlow(MIX, key(), key(), 'w'));
+    const rows = await orderRows('bare', bare.url, key(), key());
+    rows.push(await readRow('bare', 'get.c32', 'GET small JSON, 32 conn', bare.url, '/'));
+    return rows;
+  } finally {
+    await bare.stop();
+  }
+}
+
+async function exchangeRows(server: ServerKind, repoRoot: string, databaseUrl?: string): Promise<Row[]> {
+  const t0 = Date.now();
+  const ex: ChildServer = await startExchange({ repoRoot, databaseUrl, readyTimeoutMs: READY_TIMEOUT_MS });
+  try {
+    log(`  ${ex.name} ready in ${((Date.now() - t0) / 1000).toFixed(1)} s (pid ${ex.pid})`);
+    const a = await newFundedUser(ex.url, BENCH_ADMIN_TOKEN, DEPOSIT);
+    const b = await newFundedUser(ex.url, BENCH_ADMIN_TOKEN, DEPOSIT);
+    await pushIndexPrice(ex.url, BENCH_ADMIN_TOKEN, SYMBOL, MIX.price);
+    const statuses = await checkOrderFlow(ex.url, new OrderFlow(MIX, a, b, `${server[0]}check`));
+    log(`  order flow accepted (statuses ${statuses.join(' ')})`);
+    if (server === 'embedded') for (const path of [EXCHANGE_INFO, TICKER]) await checkRead(ex.url, path);
+
+    await flowCannon(ex.url, MANY, WARM_SECONDS, new OrderFlow(MIX, a, b, `${server[0]}warm`));
+    await waitUntilIdle(ex.url, [a, b], SYMBOL);
+    const rows = await orderRows(server, ex.url, a, b);
+    if (server === 'embedded') {
+      rows.push(
+        await readRow(server, 'exchangeInfo.c32', 'GET exchangeInfo, 32 conn', ex.url, EXCHANGE_INFO),
+      );
+      rows.push(await readRow(server, 'ticker.c32', 'GET ticker/24hr, 32 conn', ex.url, TICKER));
+    }
+    return rows;
+  } catch (e) {
+    throw new Error(`${(e as Error).message}\n--- ${ex.name} output ---\n${ex.output().slice(-4000)}`, {
+      cause: e,
+    });
+  } finally {
+    await ex.stop();
+    log(`  ${ex.name} stopped`);
+  }
+}
+
+async function main(): Promise<number> {
+  const started = Date.now();
+  const repoRoot = process.cwd();
+  if (!existsSync(join(repoRoot, 'dist/apps/exchange/src/main.js')))
+    throw new Error(`run from the repository root after deploy/scripts/build.sh (cwd: ${repoRoot})`);
+  const host = machine();
+  log(`order-path benchmark, ${MODE} mode: ${ROW_SECONDS} s per row, paced at ${PACED_RATE}/s`);
+
+  const rows: Row[] = [];
+  const skipped: Skipped[] = [];
+  rows.push(...(await bareRows(repoRoot)));
+  rows.push(...(await exchangeRows('embedded', repoRoot)));
+  const db = await freshBenchDatabase(process.env.BENCH_DATABASE_URL ?? DEFAULT_BENCH_DATABASE_URL);
+  if (db.ok) rows.push(...(await exchangeRows('postgres', repoRoot, db.url)));
+  else {
+    skipped.push({ server: 'postgres', reason: db.reason });
+    log(`  postgres rows skipped: ${db.reason}`);
+  }
+
+  const broken = problems(rows);
+  const r = ratios(rows);
+  const t = targets(rows, !SHORT);
+  console.log(`\nOrder path, ${MODE} mode, ${host.cpus} × ${host.cpuModel}, load ${host.loadAverage1m}`);
+  console.log(table(rows));
+  console.log(
+    '\norder flow per cycle: (A BUY + B SELL at one price, they fill) x 2, A resting BUY, its cancel',
+  );
+  for (const s of skipped) console.log(`skipped ${s.server}: ${s.reason}`);
+  console.log(`targets (reported, not enforced): ${JSON.stringify(t)}`);
+  for (const p of broken) console.log(`NOT A BENCHMARK: ${p}`);
+  console.log(
+    JSON.stringify({
+      benchmark: 'order-path',
+      mode: MODE,
+      machine: { ...host, loadAverage1mAtEnd: machine().loadAverage1m },
+      rowSeconds: ROW_SECONDS,
+      pacedRate: PACED_RATE,
+      totalSeconds: Number(((Date.now() - started) / 1000).toFixed(1)),
+      rows,
+      ratios: r,
+      targets: t,
+      skipped,
+      problems: broken,
+    }),
+  );
+  return broken.length ? 1 : 0;
+}
+
+main()
+  .then((code) => {
+    stopAllChildren();
+    process.exit(code);
+  })
+  .catch((e: unknown) => {
+    console.error(`order-path benchmark failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    stopAllChildren();
+    process.exit(1);
+  });

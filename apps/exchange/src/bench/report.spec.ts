@@ -1,0 +1,74 @@
+import { problems, ratios, type Row, table, targets } from './report';
+
+const row = (id: string, perSecond: number, extra: Partial<Row> = {}): Row => {
+  const [server, ...rest] = id.split('.');
+  return {
+    id,
+    label: rest.join('.'),
+    server: server as Row['server'],
+    connections: 32,
+    seconds: 10,
+    responses: perSecond * 10,
+    perSecond,
+    p50Ms: 1,
+    p99Ms: 5,
+    p999Ms: 9,
+    non2xx: 0,
+    errors: 0,
+    ...extra,
+  };
+};
+
+describe('benchmark report', () => {
+  const rows = [
+    row('bare.orders.c1', 4000),
+    row('bare.orders.c32', 10000),
+    row('bare.get.c32', 16000),
+    row('embedded.orders.c1', 1000, { p50Ms: 0.8 }),
+    row('embedded.orders.c32', 4500),
+    row('embedded.orders.paced', 1000, { p50Ms: 1.5, p99Ms: 12 }),
+    row('embedded.exchangeInfo.c32', 12800),
+    row('embedded.ticker.c32', 14000),
+  ];
+
+  it('compares each row with the bare row of the same shape', () => {
+    expect(ratios(rows)).toEqual({
+      'embedded.orders.c1': 0.25,
+      'embedded.orders.c32': 0.45,
+      'embedded.exchangeInfo.c32': 0.8,
+      'embedded.ticker.c32': 0.875,
+    });
+    expect(table(rows)).toContain('45.0 %');
+  });
+
+  it("reports the issue's targets, latency ones only at the full rate, null for rows not run", () => {
+    expect(targets(rows, true)).toEqual({
+      ordersC32AtLeast40PctOfBare: true,
+      pacedP50AtMost2ms: true,
+      pacedP99AtMost10ms: false,
+      oneConnectionP50AtMost1ms: true,
+      readsAtLeast80PctOfBare: true,
+    });
+    expect(targets(rows.slice(0, 3), false)).toEqual({
+      ordersC32AtLeast40PctOfBare: null,
+      pacedP50AtMost2ms: null,
+      pacedP99AtMost10ms: null,
+      oneConnectionP50AtMost1ms: null,
+      readsAtLeast80PctOfBare: null,
+    });
+  });
+
+  it('calls a run with refusals, errors or no answers not a benchmark, and tolerates a few', () => {
+    expect(problems(rows)).toEqual([]);
+    expect(problems([row('embedded.orders.c32', 100, { non2xx: 5, errors: 4 })])).toEqual([]);
+    const broken = problems([
+      row('embedded.orders.c32', 100, { non2xx: 30, refusals: ['400 {"code":-2019}'] }),
+      row('postgres.orders.c1', 100, { notOrders: 11 }),
+      row('embedded.ticker.c32', 0),
+    ]);
+    expect(broken).toHaveLength(3);
+    expect(broken[0]).toContain('30 non-2xx');
+    expect(broken[0]).toContain('-2019');
+    expect(broken[2]).toContain('no answer');
+  });
+});
