@@ -151,22 +151,23 @@ export const amend = (orderId: string, side: 'BUY' | 'SELL', price: string, quan
 export const markPrice = (price: string, symbol = 'BTCUSDT', time = T0) =>
   cmd({ type: 'price.mark', symbol, markPrice: price, indexPrice: price }, time);
 
-/** The router's copy of an engine event, from the engine command at (partition 0, `offset`, `index`). */
+/** The router's copy of an engine event, from the engine command at (`partition`, `offset`, `index`). */
 export function copy(
   event: MessageBody<EngineEvent>,
   offset: number,
   index = 0,
   liquidity?: 'MAKER' | 'TAKER',
+  partition = 0,
 ): RiskCommand {
   const full = {
     ...event,
-    id: outputId(TOPICS.engineCommands.name, 0, String(offset), index),
+    id: outputId(TOPICS.engineCommands.name, partition, String(offset), index),
     v: 1,
     time: T0,
   };
   return cmd({
     type: 'engine.event',
-    source: { partition: 0, offset: String(offset), index },
+    source: { partition, offset: String(offset), index },
     ...(liquidity ? { liquidity } : {}),
     event: full as EngineEvent,
   });
