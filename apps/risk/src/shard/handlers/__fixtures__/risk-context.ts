@@ -151,6 +151,17 @@ export const amend = (orderId: string, side: 'BUY' | 'SELL', price: string, quan
 export const markPrice = (price: string, symbol = 'BTCUSDT', time = T0) =>
   cmd({ type: 'price.mark', symbol, markPrice: price, indexPrice: price }, time);
 
+/** An engine event from its body, as produced at engine command `offset` of `partition`. */
+export function engineEvent<T extends MessageBody<EngineEvent>>(
+  body: T,
+  offset = 0,
+  index = 0,
+  partition = 0,
+) {
+  const id = outputId(TOPICS.engineCommands.name, partition, String(offset), index);
+  return { ...body, id, v: 1 as const, time: T0 };
+}
+
 /** The router's copy of an engine event, from the engine command at (`partition`, `offset`, `index`). */
 export function copy(
   event: MessageBody<EngineEvent>,
@@ -159,17 +170,11 @@ export function copy(
   liquidity?: 'MAKER' | 'TAKER',
   partition = 0,
 ): RiskCommand {
-  const full = {
-    ...event,
-    id: outputId(TOPICS.engineCommands.name, partition, String(offset), index),
-    v: 1,
-    time: T0,
-  };
   return cmd({
     type: 'engine.event',
     source: { partition, offset: String(offset), index },
     ...(liquidity ? { liquidity } : {}),
-    event: full as EngineEvent,
+    event: engineEvent(event, offset, index, partition) as EngineEvent,
   });
 }
 
