@@ -1,15 +1,14 @@
+import { makerFillOfOrder1 } from './__fixtures__/engine-events';
 import {
   ALICE,
   amend,
   BOB,
-  copy,
   deposit,
   markPrice,
   newOrder,
   oid,
   riskHarness,
   T0,
-  trade,
   triggerOrder,
 } from './__fixtures__/risk-context';
 
@@ -52,19 +51,7 @@ describe('amend handler', () => {
 
   it('after a partial fill the engine gets the open quantity: the new quantity minus what executed', () => {
     const h = resting();
-    h.run(
-      copy(
-        trade(
-          { user: ALICE, orderId: oid(1), side: 'BUY' },
-          { user: BOB, orderId: oid(2), side: 'SELL' },
-          '60000',
-          '0.004',
-        ),
-        7,
-        0,
-        'MAKER',
-      ),
-    );
+    h.run(makerFillOfOrder1('0.004', 7));
     const out = h.run(amend(oid(1), 'BUY', '59000', '0.01'));
     // open 0.006; 0.006 x 59000 / 20 x 1.005
     expect(out.engineCommands[0]).toMatchObject({ quantity: '0.006', price: '59000' });
@@ -127,19 +114,7 @@ describe('amend handler', () => {
 
     it('ORDER_NOT_MODIFIABLE when the new quantity is not above what executed', () => {
       const h = resting();
-      h.run(
-        copy(
-          trade(
-            { user: ALICE, orderId: oid(1), side: 'BUY' },
-            { user: BOB, orderId: oid(2), side: 'SELL' },
-            '60000',
-            '0.004',
-          ),
-          7,
-          0,
-          'MAKER',
-        ),
-      );
+      h.run(makerFillOfOrder1('0.004', 7));
       expect(h.run(amend(oid(1), 'BUY', '59000', '0.004')).reply).toEqual({
         ok: false,
         error: { reason: 'ORDER_NOT_MODIFIABLE', msg: 'the new quantity is not above the executed quantity' },

@@ -1,5 +1,4 @@
-import { Money } from '@perp/domain';
-import { ALICE, cmd, deposit, riskHarness, tid } from './__fixtures__/risk-context';
+import { ALICE, bookFill, cmd, deposit, riskHarness } from './__fixtures__/risk-context';
 
 const collateral = (action: 'add' | 'remove', amount: string) =>
   cmd({ type: 'collateral', user: ALICE, symbol: 'BTCUSDT', action, amount });
@@ -9,17 +8,7 @@ function isolatedLong() {
   const h = riskHarness();
   h.run(deposit(ALICE, '1000'));
   h.run(cmd({ type: 'margin.mode', user: ALICE, mode: 'ISOLATED' }));
-  h.book.settleFill({
-    user: ALICE,
-    symbol: 'BTCUSDT',
-    side: 'BUY',
-    price: new Money('60000'),
-    qty: new Money('0.01'),
-    liquidity: 'MAKER',
-    closeQty: new Money(0),
-    tradeId: tid(1),
-    time: 1,
-  });
+  bookFill(h, ALICE, 'BUY', '0.01');
   return h;
 }
 

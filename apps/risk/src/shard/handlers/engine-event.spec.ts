@@ -1,16 +1,13 @@
+import { canceled, commandResult, copy, makerFillOfOrder1, trade } from './__fixtures__/engine-events';
 import {
   ALICE,
   BOB,
-  canceled,
-  commandResult,
-  copy,
   deposit,
   newOrder,
   oid,
   REPLY_KEY,
   REPLY_TOPIC,
   riskHarness,
-  trade,
 } from './__fixtures__/risk-context';
 
 /** ALICE's BUY 0.01 @ 60000 (order 1) and BOB's SELL (order 2), 30.15 frozen each, 1000 USDT each. */
@@ -156,19 +153,7 @@ describe('engine event handler', () => {
 
   it('order.amended sets the price and the quantity (open + executed) on the record', () => {
     const h = crossed();
-    h.run(
-      copy(
-        trade(
-          { user: ALICE, orderId: oid(1), side: 'BUY' },
-          { user: BOB, orderId: oid(2), side: 'SELL' },
-          '60000',
-          '0.004',
-        ),
-        9,
-        0,
-        'MAKER',
-      ),
-    );
+    h.run(makerFillOfOrder1('0.004', 9));
     const out = h.run(
       copy(
         {

@@ -1,15 +1,5 @@
-import {
-  ALICE,
-  BOB,
-  deposit,
-  engineEvent,
-  newOrder,
-  oid,
-  riskHarness,
-  T0,
-  tid,
-  trade as tradeBody,
-} from './__fixtures__/risk-context';
+import { engineEvent, trade as tradeBody } from './__fixtures__/engine-events';
+import { ALICE, BOB, deposit, newOrder, oid, riskHarness, T0, tid } from './__fixtures__/risk-context';
 import { settleFill } from './fill';
 
 /** ALICE with 1000 USDT and order 1: LIMIT BUY 0.01 @ 60000 (30.15 frozen). */

@@ -1,5 +1,4 @@
-import { Money } from '@perp/domain';
-import { ALICE, cmd, deposit, newOrder, riskHarness, tid } from './__fixtures__/risk-context';
+import { ALICE, bookFill, cmd, deposit, newOrder, riskHarness } from './__fixtures__/risk-context';
 
 const mode = (value: string) => cmd({ type: 'margin.mode', user: ALICE, mode: value });
 
@@ -39,17 +38,7 @@ describe('margin mode handler', () => {
       error: { reason: 'HAS_OPEN_ORDERS', msg: 'cancel open orders first' },
     });
     h.book.releaseOrder(ALICE, newOrder(1).orderId);
-    h.book.settleFill({
-      user: ALICE,
-      symbol: 'BTCUSDT',
-      side: 'BUY',
-      price: new Money('60000'),
-      qty: new Money('0.01'),
-      liquidity: 'MAKER',
-      closeQty: new Money(0),
-      tradeId: tid(1),
-      time: 1,
-    });
+    bookFill(h, ALICE, 'BUY', '0.01');
     expect(h.run(mode('ISOLATED')).reply).toEqual({
       ok: false,
       error: { reason: 'HAS_OPEN_POSITIONS', msg: 'close open positions first' },

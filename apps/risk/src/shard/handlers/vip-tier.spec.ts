@@ -1,5 +1,4 @@
-import { Money } from '@perp/domain';
-import { ALICE, BOB, cmd, riskHarness, tid } from './__fixtures__/risk-context';
+import { ALICE, BOB, bookFill, cmd, riskHarness } from './__fixtures__/risk-context';
 
 const vip = (tier: number) => cmd({ type: 'vip.set', user: ALICE, tier, actor: 'admin' });
 
@@ -17,17 +16,7 @@ describe('VIP tier handler', () => {
     const h = riskHarness();
     h.run(vip(9));
     const fill = (user: string, liquidity: 'MAKER' | 'TAKER', n: number) =>
-      h.book.settleFill({
-        user,
-        symbol: 'BTCUSDT',
-        side: 'BUY',
-        price: new Money('60000'),
-        qty: new Money('0.01'),
-        liquidity,
-        closeQty: new Money(0),
-        tradeId: tid(n),
-        time: 1,
-      }).commission;
+      bookFill(h, user, 'BUY', '0.01', n, liquidity).commission;
     expect(fill(ALICE, 'MAKER', 1).toFixed()).toBe('0');
     expect(fill(ALICE, 'TAKER', 2).toFixed()).toBe('0.102');
     // Tier 0 for a user never set: 600 x 0.0005

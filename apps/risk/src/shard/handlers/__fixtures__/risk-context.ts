@@ -1,16 +1,9 @@
 import { join } from 'node:path';
 import { type BusMessage, HEADER_CORRELATION_ID, HEADER_REPLY_KEY, HEADER_REPLY_TO } from '@perp/bus';
-import {
-  type EngineEvent,
-  loadChain,
-  type MessageBody,
-  outputId,
-  type RiskCommand,
-  TOPICS,
-} from '@perp/contracts';
+import { loadChain, type MessageBody, outputId, type RiskCommand, TOPICS } from '@perp/contracts';
 import { AccountBook, type Market, MarketRegistry, Money } from '@perp/domain';
 import { RiskPartition } from '../../risk-partition';
-import { Output, type ReplyTo } from '../../turn-output';
+import { Output, type ReplyTo, replyToOf } from '../../turn-output';
 import { applyRiskCommand } from '..';
 import type { NewOrderCommand, RiskContext } from '../risk-context';
 
@@ -32,67 +25,69 @@ export function devnetMarkets(status: Record<string, Market['status']> = {}): Ma
   return new MarketRegistry(chain.markets.map((m) => ({ ...m, status: status[m.symbol] ?? m.status })));
 }
 
-export interface RiskHarness {
-  readonly p: RiskPartition;
+/** A fresh partition 0 with a real AccountBook on the devnet chain; each input at its next offset. */
+export class RiskHarness {
   readonly book: AccountBook;
-  readonly markets: MarketRegistry;
+  readonly p: RiskPartition;
   /** The input the last `run` or `context` made. */
-  readonly last: BusMessage;
-  /** A context at the next offset of partition 0 of the risk-commands topic. */
-  context(opts?: { reply?: boolean }): RiskContext;
-  /** Applies one command as the next input; `reply` gives it correlation and reply-to headers. */
-  run(command: RiskCommand, opts?: { reply?: boolean }): Output;
+  last!: BusMessage;
+  private next = 0;
+
+  constructor(readonly markets: MarketRegistry = devnetMarkets()) {
+    this.book = new AccountBook({
+      markets: (s) => markets.find(s),
+      feeTiers: chain.feeTiers,
+      asset: chain.settlementAsset,
+    });
+    this.p = new RiskPartition(0, this.book);
+  }
+
+  /** The next input's context; `reply` gives it the gateway's correlation and reply-to headers. */
+  context({ reply = false } = {}): RiskContext {
+    const offset = String(this.next++);
+    const headers: Record<string, string> = reply
+      ? {
+          [HEADER_CORRELATION_ID]: `corr-${offset}`,
+          [HEADER_REPLY_TO]: REPLY_TOPIC,
+          [HEADER_REPLY_KEY]: REPLY_KEY,
+        }
+      : {};
+    this.last = { topic: RISK_TOPIC, partition: 0, offset, key: '', value: {}, headers, timestamp: T0 };
+    const out = new Output(replyToOf(this.last));
+    return { p: this.p, m: this.last, out, markets: this.markets, asset: chain.settlementAsset };
+  }
+
+  /** Applies one command as the next input. */
+  run(command: RiskCommand, opts?: { reply?: boolean }): Output {
+    const ctx = this.context(opts);
+    applyRiskCommand(ctx, command);
+    return ctx.out;
+  }
+
   /** The id of the `index`th output of the input at `offset` (default: the last input). */
-  outId(index: number, offset?: string): string;
-  /** Where the reply of the input at `offset` goes when it was run with `reply`. */
-  replyTo(offset?: string): ReplyTo;
+  outId(index: number, offset = this.last.offset): string {
+    return outputId(RISK_TOPIC, 0, offset, index);
+  }
+
+  /** Where the answer of the input at `offset`, run with `reply`, goes. */
+  replyTo(offset = this.last.offset): ReplyTo {
+    return { topic: REPLY_TOPIC, key: REPLY_KEY, correlationId: `corr-${offset}` };
+  }
 }
 
-/** A fresh partition 0 with a real AccountBook on the devnet chain. */
-export function riskHarness(markets: MarketRegistry = devnetMarkets()): RiskHarness {
-  const book = new AccountBook({
-    markets: (s) => markets.find(s),
-    feeTiers: chain.feeTiers,
-    asset: chain.settlementAsset,
-  });
-  const p = new RiskPartition(0, book);
-  let next = 0;
-  let last: BusMessage | undefined;
-  const replyTo = (offset = h.last.offset): ReplyTo => ({
-    topic: REPLY_TOPIC,
-    key: REPLY_KEY,
-    correlationId: `corr-${offset}`,
-  });
-  const h: RiskHarness = {
-    p,
-    book,
-    markets,
-    get last() {
-      if (!last) throw new Error('no input yet');
-      return last;
-    },
-    context({ reply = false } = {}) {
-      const offset = String(next++);
-      const headers: Record<string, string> = reply
-        ? {
-            [HEADER_CORRELATION_ID]: `corr-${offset}`,
-            [HEADER_REPLY_TO]: REPLY_TOPIC,
-            [HEADER_REPLY_KEY]: REPLY_KEY,
-          }
-        : {};
-      const m = { topic: RISK_TOPIC, partition: 0, offset, key: '', value: {}, headers, timestamp: T0 };
-      last = m;
-      return { p, m, out: new Output(reply ? replyTo(offset) : undefined), markets, asset: 'USDT' };
-    },
-    run(command, opts) {
-      const ctx = h.context(opts);
-      applyRiskCommand(ctx, command);
-      return ctx.out;
-    },
-    outId: (index, offset = h.last.offset) => outputId(RISK_TOPIC, 0, offset, index),
-    replyTo,
-  };
-  return h;
+export const riskHarness = (markets?: MarketRegistry) => new RiskHarness(markets);
+
+/** A fill of no order straight into the book (sets a position up); returns the settlement. */
+export function bookFill(
+  h: RiskHarness,
+  user: string,
+  side: 'BUY' | 'SELL',
+  qty: string,
+  n = 1,
+  liquidity: 'MAKER' | 'TAKER' = 'MAKER',
+) {
+  const fill = { user, symbol: 'BTCUSDT', side, price: new Money('60000'), qty: new Money(qty), liquidity };
+  return h.book.settleFill({ ...fill, closeQty: new Money(0), tradeId: tid(n), time: T0 });
 }
 
 /** Any risk command from its body (envelope filled in). */
@@ -150,88 +145,3 @@ export const amend = (orderId: string, side: 'BUY' | 'SELL', price: string, quan
 
 export const markPrice = (price: string, symbol = 'BTCUSDT', time = T0) =>
   cmd({ type: 'price.mark', symbol, markPrice: price, indexPrice: price }, time);
-
-/** An engine event from its body, as produced at engine command `offset` of `partition`. */
-export function engineEvent<T extends MessageBody<EngineEvent>>(
-  body: T,
-  offset = 0,
-  index = 0,
-  partition = 0,
-) {
-  const id = outputId(TOPICS.engineCommands.name, partition, String(offset), index);
-  return { ...body, id, v: 1 as const, time: T0 };
-}
-
-/** The router's copy of an engine event, from the engine command at (`partition`, `offset`, `index`). */
-export function copy(
-  event: MessageBody<EngineEvent>,
-  offset: number,
-  index = 0,
-  liquidity?: 'MAKER' | 'TAKER',
-  partition = 0,
-): RiskCommand {
-  return cmd({
-    type: 'engine.event',
-    source: { partition, offset: String(offset), index },
-    ...(liquidity ? { liquidity } : {}),
-    event: engineEvent(event, offset, index, partition) as EngineEvent,
-  });
-}
-
-export interface TradeSide {
-  user: string;
-  orderId: string;
-  side: 'BUY' | 'SELL';
-  /** The part of qty that closes the user's position (default 0). */
-  close?: string;
-}
-
-/** A trade of `qty` at `price` between a maker and a taker (BTCUSDT unless given). */
-export function trade(
-  maker: TradeSide,
-  taker: TradeSide,
-  price: string,
-  qty: string,
-  n = 1,
-  symbol = 'BTCUSDT',
-) {
-  const side = ({ close = '0', ...s }: TradeSide) => ({
-    ...s,
-    split: { open: new Money(qty).minus(close).toFixed(), close },
-  });
-  return {
-    type: 'trade' as const,
-    symbol,
-    seq: n,
-    tradeId: tid(n),
-    price,
-    qty,
-    maker: side(maker),
-    taker: side(taker),
-  };
-}
-
-export const canceled = (user: string, orderId: string, remaining = '0.01') => ({
-  type: 'order.canceled' as const,
-  orderId,
-  clientOrderId: 'c',
-  user,
-  symbol: 'BTCUSDT',
-  seq: 1,
-  remaining,
-});
-
-/** The engine's last event of a forwarded command. */
-export function commandResult(
-  fields: Partial<Extract<MessageBody<EngineEvent>, { type: 'command.result' }>> = {},
-): Extract<MessageBody<EngineEvent>, { type: 'command.result' }> {
-  return {
-    type: 'command.result',
-    symbol: 'BTCUSDT',
-    seq: 1,
-    user: ALICE,
-    command: 'order.place',
-    ok: true,
-    ...fields,
-  };
-}
