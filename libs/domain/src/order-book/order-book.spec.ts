@@ -480,4 +480,31 @@ describe('OrderBook: snapshot', () => {
     expect(() => OrderBook.restore(new Uint8Array(256))).toThrow(/unknown format/);
     expect(() => OrderBook.restore(busyBook().snapshot().subarray(0, 200))).toThrow(/length|truncated/);
   });
+
+  it('keeps its byte format: a fixed book encodes to the same bytes as before the split into modules', () => {
+    const b = new OrderBook({ maxLongOi: 1000, maxShortOi: 900, maxOrderQty: 500 });
+    const put = (id: number, user: number, side: BookSide, price: number, qty: number, o = {}) =>
+      b.place({ ...order({ orderId: id, user, side, price, quantity: qty }), ...o });
+    for (let i = 0; i < 40; i++) {
+      const side = i % 2 ? SELL : BUY;
+      const price = side === SELL ? 101 + (i % 7) : 99 - (i % 5);
+      put(100 + i, 1 + (i % 4), side, price, 1 + (i % 5), i % 3 ? {} : { clientOrderId: `k${i}` });
+    }
+    put(200, 5, BUY, 103, 9);
+    put(201, 5, SELL, 110, 4, { reduceOnly: true, clientOrderId: 'close' });
+    b.cancel(2, 101);
+    b.amend(3, 102, 98, 2);
+    expect(b.positions()).toEqual(
+      new Map([
+        [2, -4],
+        [4, -5],
+        [5, 9],
+      ]),
+    );
+    const bytes = b.snapshot();
+    let fnv1a = 0x811c9dc5;
+    for (const x of bytes) fnv1a = Math.imul(fnv1a ^ x, 0x01000193) >>> 0;
+    // Computed with the single-file OrderBook this format was released with.
+    expect([bytes.length, fnv1a.toString(16)]).toEqual([1367, 'bd3574d4']);
+  });
 });
