@@ -21,7 +21,7 @@ function resting() {
 }
 
 describe('amend handler', () => {
-  it('re-margins the open quantity at the new price and forwards order.amend; the record waits for the engine', () => {
+  it('checks the margin of the open quantity at the new price and forwards order.amend; the account and the record wait for the engine', () => {
     const h = resting();
     const out = h.run(amend(oid(1), 'BUY', '59000', '0.02'), { reply: true });
     expect(out.engineCommands).toEqual([
@@ -40,12 +40,11 @@ describe('amend handler', () => {
       },
     ]);
     expect(out.reply).toBeUndefined();
-    // 0.02 x 59000 / 20 x 1.005
-    expect(out.accountEvents).toEqual([
-      { type: 'balance', user: ALICE, asset: 'USDT', walletBalance: '1000', frozen: '59.295' },
-    ]);
+    // The engine still holds the old order: fills reaching it first settle against that one.
+    expect(out.accountEvents).toEqual([]);
     expect(h.book.account(ALICE).order(oid(1))).toMatchObject({ clientOrderId: 'c1' });
-    expect(h.book.account(ALICE).order(oid(1))?.quantity.toFixed()).toBe('0.02');
+    expect(h.book.account(ALICE).order(oid(1))?.quantity.toFixed()).toBe('0.01');
+    expect(h.book.account(ALICE).frozenMargin().toFixed()).toBe('30.15');
     expect(h.p.openOrder(oid(1))).toMatchObject({ price: '60000.0', origQty: '0.010' });
   });
 
@@ -53,10 +52,10 @@ describe('amend handler', () => {
     const h = resting();
     h.run(makerFillOfOrder1('0.004', 7));
     const out = h.run(amend(oid(1), 'BUY', '59000', '0.01'));
-    // open 0.006; 0.006 x 59000 / 20 x 1.005
     expect(out.engineCommands[0]).toMatchObject({ quantity: '0.006', price: '59000' });
     expect(out.engineCommands[0]).not.toHaveProperty('replyTo');
-    expect(h.book.account(ALICE).frozenMargin().toFixed()).toBe('17.7885');
+    // 30.15 - 30.15 x 0.4: unchanged until the engine confirms
+    expect(h.book.account(ALICE).frozenMargin().toFixed()).toBe('18.09');
   });
 
   describe('refusals keep the order and its margin as they were', () => {

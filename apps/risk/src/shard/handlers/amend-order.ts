@@ -1,9 +1,11 @@
 import { Money, parseDecimal } from '@perp/domain';
-import { balanceEvent, forwarded, refusal, type RiskHandler } from './risk-context';
+import { forwarded, refusal, type RiskHandler } from './risk-context';
 
 /**
- * Modify a resting LIMIT order: margin as for a new order of the open quantity at the new price;
- * on refusal the old order keeps its margin. The engine applies it and answers.
+ * Modify a resting LIMIT order: checked against the margin of a new order of the open quantity at
+ * the new price (the old order's margin set aside), then forwarded. The account keeps the order as
+ * the engine holds it until the engine confirms (`order.amended` re-margins it there): fills that
+ * reach the engine first settle against the old order, and a refused amend changes nothing.
  */
 export const amendOrder: RiskHandler<'order.amend'> = (ctx, cmd) => {
   const { p, out } = ctx;
@@ -44,8 +46,10 @@ export const amendOrder: RiskHandler<'order.amend'> = (ctx, cmd) => {
     price: parseDecimal(cmd.price),
     reduceOnly: rec.reduceOnly,
   });
+  // A check only: the account goes back to the order the engine holds.
+  account.removeOrder(rec.orderId);
+  account.addOrder(old);
   if (!r.ok) {
-    account.addOrder(old);
     out.reply = refusal(r.reason, r.message);
     return;
   }
@@ -58,5 +62,4 @@ export const amendOrder: RiskHandler<'order.amend'> = (ctx, cmd) => {
     price: new Money(cmd.price).toFixed(),
     quantity: r.quantity.toFixed(),
   });
-  balanceEvent(ctx, cmd.user);
 };

@@ -1,6 +1,7 @@
 import { canceled, commandResult, copy, makerFillOfOrder1, trade } from './__fixtures__/engine-events';
 import {
   ALICE,
+  amend,
   BOB,
   deposit,
   newOrder,
@@ -26,6 +27,7 @@ const fill = trade(
   '0.01',
 );
 const wallet = (h: ReturnType<typeof crossed>, user: string) => h.book.account(user).walletBalance.toFixed();
+const amendOf1 = (price: string, quantity: string) => amend(oid(1), 'BUY', price, quantity);
 const gateway = { topic: REPLY_TOPIC, key: REPLY_KEY, correlationId: 'req-1' };
 
 describe('engine event handler', () => {
@@ -176,8 +178,45 @@ describe('engine event handler', () => {
       origQty: '0.020',
       executedQty: '0.004',
     });
-    expect(out.accountEvents).toEqual([{ type: 'order', user: ALICE, order: record }]);
+    expect(out.accountEvents[0]).toEqual({ type: 'order', user: ALICE, order: record });
     expect([...out.users]).toEqual([ALICE]);
+    // Re-margined for the open 0.016 at 59000: 0.016 x 59000 / 20 x 1.005
+    expect(h.book.account(ALICE).order(oid(1))?.remaining.toFixed()).toBe('0.016');
+    expect(h.book.account(ALICE).frozenMargin().toFixed()).toBe('47.436');
+    expect(out.accountEvents[1]).toEqual({
+      type: 'balance',
+      user: ALICE,
+      asset: 'USDT',
+      walletBalance: h.book.account(ALICE).walletBalance.toFixed(),
+      frozen: '47.436',
+    });
+  });
+
+  it('an amend the engine refused leaves the order as the engine holds it: its full fill settles', () => {
+    const h = crossed();
+    const amendSent = h.run(amendOf1('59000', '0.005'));
+    expect(amendSent.engineCommands).toHaveLength(1);
+    const error = { reason: 'POST_ONLY_WOULD_TAKE' as const, msg: 'would take' };
+    h.run(copy(commandResult({ command: 'order.amend', orderId: oid(1), ok: false, error }), 10));
+    expect(h.book.account(ALICE).order(oid(1))?.remaining.toFixed()).toBe('0.01');
+    expect(h.book.account(ALICE).frozenMargin().toFixed()).toBe('30.15');
+    h.run(makerFillOfOrder1('0.01', 11));
+    expect(h.p.openOrder(oid(1))).toBeUndefined();
+    expect(h.book.account(ALICE).order(oid(1))).toBeUndefined();
+    expect(h.book.account(ALICE).frozenMargin().toFixed()).toBe('0');
+    expect(h.book.positions(ALICE)[0]?.size.toFixed()).toBe('0.01');
+  });
+
+  it('a fill the engine made before an amend reached it settles against the order it had', () => {
+    const h = crossed();
+    h.run(amendOf1('59000', '0.005'));
+    // The whole old 0.01 filled first; the engine then refuses the amend of a gone order.
+    h.run(makerFillOfOrder1('0.01', 10));
+    const error = { reason: 'UNKNOWN_ORDER' as const, msg: 'gone' };
+    h.run(copy(commandResult({ command: 'order.amend', orderId: oid(1), ok: false, error }), 11));
+    expect(h.book.account(ALICE).order(oid(1))).toBeUndefined();
+    expect(h.book.account(ALICE).frozenMargin().toFixed()).toBe('0');
+    expect(h.book.account(ALICE).hasActiveClientOrderId('c1')).toBe(false);
   });
 
   describe('command.result', () => {

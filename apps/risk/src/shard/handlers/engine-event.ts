@@ -1,7 +1,8 @@
 import type { EngineEvent } from '@perp/contracts';
+import { Money } from '@perp/domain';
 import { recordAmended } from '../order-records';
 import { settleFill } from './fill';
-import { closeOrder, type RiskContext, type RiskHandler } from './risk-context';
+import { balanceEvent, closeOrder, type RiskContext, type RiskHandler } from './risk-context';
 
 /**
  * An engine event the router copied into the user's partition, applied once: copies carry their
@@ -42,6 +43,12 @@ function applyEngineEvent(ctx: RiskContext, event: EngineEvent, liquidity: 'MAKE
   }
 }
 
+/**
+ * The engine amended the order: the record takes the new price and quantity, and the account order
+ * is re-margined for the open quantity at the new price. The amend passed the margin check when it
+ * was sent; should the balance have moved since, the order keeps the margin it held, because the
+ * engine's book is what the account must mirror.
+ */
 function orderAmended(ctx: RiskContext, event: Extract<EngineEvent, { type: 'order.amended' }>): void {
   const { p, out } = ctx;
   const rec = p.openOrder(event.orderId);
@@ -50,7 +57,24 @@ function orderAmended(ctx: RiskContext, event: Extract<EngineEvent, { type: 'ord
   const next = recordAmended(rec, event.price, event.quantity, event.time, market);
   p.put(next);
   out.accountEvents.push({ type: 'order', user: next.user, order: next });
-  out.users.add(next.user);
+  const account = p.book.account(next.user);
+  const held = account.removeOrder(next.orderId);
+  if (held) {
+    const price = new Money(event.price);
+    const quantity = new Money(event.quantity);
+    const r = p.book.placeOrder(next.user, {
+      orderId: held.orderId,
+      clientOrderId: held.clientOrderId,
+      symbol: held.symbol,
+      side: held.side,
+      type: 'LIMIT',
+      quantity,
+      price,
+      reduceOnly: held.reduceOnly,
+    });
+    if (!r.ok) account.addOrder({ ...held, referencePrice: price, quantity, remaining: quantity });
+  }
+  balanceEvent(ctx, next.user);
 }
 
 /** The end of a forwarded command: a refused placement is REJECTED, and the gateway gets its answer. */

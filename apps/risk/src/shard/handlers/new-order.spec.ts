@@ -246,7 +246,7 @@ describe('new order handler', () => {
         ok: false,
         error: {
           reason: 'WOULD_TRIGGER_IMMEDIATELY',
-          msg: 'Order would immediately trigger: mark 60000 already at or below stopPrice 60000.',
+          msg: 'mark price 60000 is already at or below stopPrice 60000: the order would trigger at once',
         },
       });
       expect(h.p.triggers.size).toBe(0);
