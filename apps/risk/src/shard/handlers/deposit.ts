@@ -1,7 +1,7 @@
 import { parseDecimal } from '@perp/domain';
 import { balanceEvent, refusal, type RiskHandler } from './risk-context';
 
-/** Admin deposit: credits the wallet (idempotent by the deposit id in the ledger). */
+/** Admin deposit: credits the wallet. A replay is deduped by its place in the log; the same deposit id sent twice credits twice. */
 export const deposit: RiskHandler<'deposit'> = (ctx, cmd) => {
   const amount = parseDecimal(cmd.amount);
   if (!amount || !amount.gt(0)) {
