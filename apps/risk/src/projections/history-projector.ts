@@ -1,4 +1,10 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+} from '@nestjs/common';
 import {
   afterBatch,
   Bus,
@@ -25,8 +31,10 @@ import {
   TradeRepository,
   userIdForAddress,
 } from '@perp/persistence';
+import { APP_CONFIG, type AppConfig } from '@perp/runtime';
 
 export const HISTORY_GROUP = HISTORY_CONSUMER;
+const MAX_TURN = 1000;
 
 /** One turn's rows: the last version of each order, every trade side and income row. */
 interface HistoryRows {
@@ -50,6 +58,7 @@ export class HistoryProjector implements OnApplicationBootstrap, OnModuleDestroy
   constructor(
     private readonly bus: Bus,
     private readonly marks: ProcessedOffsetRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -57,6 +66,7 @@ export class HistoryProjector implements OnApplicationBootstrap, OnModuleDestroy
       groupId: HISTORY_GROUP,
       topics: [TOPICS.accountEvents.name],
       batchHandler: (ms) => this.handleTurn(ms),
+      maxBatch: MAX_TURN,
       onAssigned: (tps, sub) => this.resume(tps, sub),
     });
   }
@@ -94,6 +104,9 @@ export class HistoryProjector implements OnApplicationBootstrap, OnModuleDestroy
       },
     );
     await this.subscription?.commit(afterBatch(messages));
+    // A partial turn: let the next one gather more events (fewer, larger transactions).
+    if (messages.length < MAX_TURN && this.config.HISTORY_BATCH_MS > 0)
+      await new Promise((resolve) => setTimeout(resolve, this.config.HISTORY_BATCH_MS));
   }
 }
 

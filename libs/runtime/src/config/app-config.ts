@@ -44,6 +44,9 @@ export const envSchema = z
     RATE_LIMIT_LOGIN_PER_MIN: z.coerce.number().int().min(1).default(60),
     // How long the gateway waits for risk, the engine or a price copy before answering 503.
     UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+    // History projection: after a turn smaller than a full batch, wait this long before the next,
+    // so account events are written to Postgres in fewer, larger transactions.
+    HISTORY_BATCH_MS: z.coerce.number().int().min(0).max(10_000).default(50),
     // Index prices: operator pushes only (tests, clusters) or the deterministic simulated feed
     // (embedded demo; deploy/scripts/start.sh sets it), run by the market-data service.
     PRICE_SOURCE: z.enum(['simulated', 'admin']).default('admin'),
