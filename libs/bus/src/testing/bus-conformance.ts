@@ -1,3 +1,4 @@
+// Why this module is long: it is the one behaviour contract every Bus adapter must pass; split, the contract would be in several places.
 import { randomUUID } from 'node:crypto';
 import {
   afterBatch,

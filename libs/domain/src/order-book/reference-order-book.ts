@@ -1,3 +1,4 @@
+// Why this module is long: the reference book must cover the whole OrderBookApi in one readable place (naive on purpose), so the property test compares against one obviously-correct model.
 import { BookEvent } from './events';
 import { BookEventLog, OrderBookApi } from './order-book-api';
 import {
