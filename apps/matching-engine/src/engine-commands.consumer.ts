@@ -109,7 +109,13 @@ export class EngineCommandsConsumer implements OnApplicationBootstrap, OnModuleD
           if (correlationId) sends.push(this.bus.reply(m, { ...reply, correlationId, time: m.timestamp }));
         }
       } finally {
-        await flush();
+        try {
+          await flush();
+        } catch (e) {
+          // Applied but not on the log: the books are ahead of it. Reload and replay, then retry.
+          await this.shard.reload(partition);
+          throw e;
+        }
       }
     });
     await this.subscription?.commit(afterBatch(messages));

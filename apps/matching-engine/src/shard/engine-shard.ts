@@ -99,6 +99,11 @@ export class EngineShard {
     return out;
   }
 
+  /** Inside the turn, when its outputs could not be published: back to the snapshot, replay. */
+  reload(partition: number): Promise<void> {
+    return this.partitions.reload(partition);
+  }
+
   /** Inside the turn, once a turn's `count` applied inputs are published: snapshot when due. */
   turnApplied(partition: number, count: number): Promise<void> {
     return this.partitions.appliedTurn(this.partitions.getOrCreate(partition), count);

@@ -125,7 +125,13 @@ export class RiskShard {
         state.lastOffset = offset;
       }
       if (turn.length) {
-        await this.publish(state, turn);
+        try {
+          await this.publish(state, turn);
+        } catch (e) {
+          // Applied but not on the log: the state is ahead of it. Reload and replay, then retry.
+          await this.partitions.reload(partition);
+          throw e;
+        }
         await this.partitions.appliedTurn(state, turn.length);
       }
       if (failure !== undefined) throw failure;

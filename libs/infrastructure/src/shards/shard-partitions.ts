@@ -53,6 +53,7 @@ export class ShardPartitions<P extends ShardPartition> {
   private readonly snapshotIntervalMs: number;
   private readonly keepSnapshots: number;
   private timer?: NodeJS.Timeout;
+  private subscription?: Subscription;
 
   constructor(
     private readonly topic: string,
@@ -100,25 +101,40 @@ export class ShardPartitions<P extends ShardPartition> {
 
   /** onAssigned: restore each partition from its latest snapshot and seek past it. */
   async assigned(partitions: TopicPartition[], sub: Subscription): Promise<void> {
+    this.subscription = sub;
     for (const tp of partitions) {
       if (tp.topic !== this.topic) continue;
-      const snap = await this.snapshots?.latest(tp.topic, tp.partition);
-      let state: P;
-      if (snap) {
-        try {
-          state = this.factory.restore(tp.partition, snap.state);
-        } catch (e) {
-          this.logger.error(
-            `partition ${tp.partition}: bad snapshot at ${snap.offset}: ${(e as Error).message}`,
-          );
-          throw e;
-        }
-        state.lastOffset = state.savedOffset = BigInt(snap.offset);
-      } else state = this.factory.empty(tp.partition);
-      this.partitions.set(tp.partition, state);
-      await sub.seek({ ...tp, offset: (state.lastOffset + 1n).toString() });
-      if (snap) this.logger.log(`partition ${tp.partition}: restored at ${snap.offset}`);
+      await this.load(tp.partition, sub);
     }
+  }
+
+  /**
+   * A turn's outputs could not be published after its inputs were applied (the log refused them):
+   * the partition's state is ahead of its log. Reload it from its latest snapshot and replay from
+   * there; the replay re-emits the lost outputs under the same ids, and consumers drop the ones
+   * they already had. Call inside `p.run`, then throw, so the bus does not advance.
+   */
+  async reload(partition: number): Promise<void> {
+    if (!this.subscription || !this.partitions.has(partition)) return;
+    this.logger.warn(`partition ${partition}: reloading from its snapshot after a failed publish`);
+    await this.load(partition, this.subscription);
+  }
+
+  private async load(partition: number, sub: Subscription): Promise<void> {
+    const snap = await this.snapshots?.latest(this.topic, partition);
+    let state: P;
+    if (snap) {
+      try {
+        state = this.factory.restore(partition, snap.state);
+      } catch (e) {
+        this.logger.error(`partition ${partition}: bad snapshot at ${snap.offset}: ${(e as Error).message}`);
+        throw e;
+      }
+      state.lastOffset = state.savedOffset = BigInt(snap.offset);
+    } else state = this.factory.empty(partition);
+    this.partitions.set(partition, state);
+    await sub.seek({ topic: this.topic, partition, offset: (state.lastOffset + 1n).toString() });
+    if (snap) this.logger.log(`partition ${partition}: restored at ${snap.offset}`);
   }
 
   /** onRevoked: save what is unsaved (still a member on close) and drop the partitions. */
