@@ -82,6 +82,8 @@ export class EngineCommandsConsumer implements OnApplicationBootstrap, OnModuleD
         for (const e of out.events) sends.push(this.bus.publish(TOPICS.engineEvents.name, e.symbol, e));
         applied++;
       };
+      // What the turn applied is published even when an input throws; then the error goes on.
+      let failure: unknown;
       try {
         for (const m of messages) {
           let reply: ReplyBody | undefined;
@@ -108,15 +110,17 @@ export class EngineCommandsConsumer implements OnApplicationBootstrap, OnModuleD
           const correlationId = m.headers[HEADER_CORRELATION_ID];
           if (correlationId) sends.push(this.bus.reply(m, { ...reply, correlationId, time: m.timestamp }));
         }
-      } finally {
-        try {
-          await flush();
-        } catch (e) {
-          // Applied but not on the log: the books are ahead of it. Reload and replay, then retry.
-          await this.shard.reload(partition);
-          throw e;
-        }
+      } catch (e) {
+        failure = e;
       }
+      try {
+        await flush();
+      } catch (e) {
+        // Applied but not on the log: the books are ahead of it. Reload and replay, then retry.
+        await this.shard.reload(partition);
+        throw e;
+      }
+      if (failure !== undefined) throw failure;
     });
     await this.subscription?.commit(afterBatch(messages));
   }
