@@ -14,6 +14,7 @@ import {
   MessageValidationError,
   parseMessage,
   TOPICS,
+  userIdForAddress,
 } from '@perp/contracts';
 import {
   type IncomeEntity,
@@ -23,7 +24,6 @@ import {
   ProcessedOffsetRepository,
   type TradeEntity,
   TradeRepository,
-  userIdForAddress,
 } from '@perp/persistence';
 
 export const HISTORY_GROUP = HISTORY_CONSUMER;
