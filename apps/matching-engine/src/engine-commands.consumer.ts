@@ -15,7 +15,7 @@ import {
 } from '@perp/contracts';
 import { MarketRegistry } from '@perp/domain';
 import { MarketsProjection, snapshotPolicyFromEnv } from '@perp/infrastructure';
-import { EngineSnapshotRepository } from '@perp/persistence';
+import { ShardSnapshotRepository } from '@perp/persistence';
 import { MarketAdmin, MarketAdminError } from './markets/market-admin';
 import type { CommandOutput } from './shard/book-commands';
 import { ALREADY_APPLIED } from './shard/engine-replies';
@@ -40,7 +40,7 @@ export class EngineCommandsConsumer implements OnApplicationBootstrap, OnModuleD
     private readonly markets: MarketsProjection,
     private readonly marketAdmin: MarketAdmin,
     registry: MarketRegistry,
-    @Optional() snapshots?: EngineSnapshotRepository,
+    @Optional() snapshots?: ShardSnapshotRepository,
   ) {
     this.shard = new EngineShard(bus, registry, snapshots, snapshotPolicyFromEnv('ENGINE'));
   }

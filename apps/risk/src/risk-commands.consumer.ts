@@ -11,7 +11,7 @@ import { HOT_STORE, type HotStore } from '@perp/cache';
 import { MessageValidationError, parseMessage, TOPICS } from '@perp/contracts';
 import { type Chain, MarketRegistry } from '@perp/domain';
 import { MarketsProjection, snapshotPolicyFromEnv } from '@perp/infrastructure';
-import { EngineSnapshotRepository } from '@perp/persistence';
+import { ShardSnapshotRepository } from '@perp/persistence';
 import { CHAIN } from '@perp/runtime';
 import { type RiskInput, RiskShard } from './shard/risk-shard';
 
@@ -30,7 +30,7 @@ export class RiskCommandsConsumer implements OnApplicationBootstrap, OnModuleDes
     registry: MarketRegistry,
     @Inject(CHAIN) chain: Chain,
     @Inject(HOT_STORE) hot: HotStore,
-    @Optional() snapshots?: EngineSnapshotRepository,
+    @Optional() snapshots?: ShardSnapshotRepository,
   ) {
     this.shard = new RiskShard(bus, registry, chain, hot, snapshots, snapshotPolicyFromEnv('RISK'));
   }

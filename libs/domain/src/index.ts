@@ -8,3 +8,4 @@ export * from './order-book';
 export * from './account';
 export * from './prices/simulated-price-walk';
 export * from './triggers';
+export * from './replay';

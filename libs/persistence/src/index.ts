@@ -1,5 +1,4 @@
 export * from './columns';
-export * from './ids';
 export * from './entities';
 export * from './migrations';
 export * from './data-source';

@@ -14,7 +14,7 @@ import { type Database, openDatabase } from './database';
 import {
   AdminAuditRepository,
   ApiKeyRepository,
-  EngineSnapshotRepository,
+  ShardSnapshotRepository,
   IncomeRepository,
   OrderRepository,
   ProcessedOffsetRepository,
@@ -31,7 +31,7 @@ export const REPOSITORIES = [
   UserRepository,
   ApiKeyRepository,
   ProcessedOffsetRepository,
-  EngineSnapshotRepository,
+  ShardSnapshotRepository,
   AdminAuditRepository,
   OrderRepository,
   TradeRepository,

@@ -1,14 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { HOT_STORE, type HotStore } from '@perp/cache';
-import { HOT_KEYS, parseAccountProjection } from '@perp/contracts';
+import { HOT_KEYS, parseAccountProjection, userIdForAddress } from '@perp/contracts';
 import { Account } from '@perp/domain';
-import {
-  IncomeRepository,
-  openDataSource,
-  testDatabaseUrl,
-  TradeRepository,
-  userIdForAddress,
-} from '@perp/persistence';
+import { IncomeRepository, openDataSource, testDatabaseUrl, TradeRepository } from '@perp/persistence';
 import {
   type HttpResponse,
   type KafkaMock,

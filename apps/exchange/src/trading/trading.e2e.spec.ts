@@ -1,7 +1,7 @@
 import { HOT_STORE, type HotStore } from '@perp/cache';
-import { HOT_KEYS, parseAccountProjection } from '@perp/contracts';
+import { HOT_KEYS, parseAccountProjection, userIdForAddress } from '@perp/contracts';
 import { Account, Money } from '@perp/domain';
-import { AdminAuditRepository, IncomeRepository, userIdForAddress } from '@perp/persistence';
+import { AdminAuditRepository, IncomeRepository } from '@perp/persistence';
 import { type InProcessExchange, startInProcessExchange } from '../testing/in-process-exchange';
 import { json, signed } from '@perp/testing';
 import { adminRequest, eventually, newTrader, type Trader } from './trading.harness';

@@ -1,13 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { JwtService } from '@nestjs/jwt';
 import { buildLoginTypedData } from '@perp/auth';
-import {
-  ApiKeyRepository,
-  createTestSchema,
-  type TestSchema,
-  userIdForAddress,
-  UserRepository,
-} from '@perp/persistence';
+import { userIdForAddress } from '@perp/contracts';
+import { ApiKeyRepository, createTestSchema, type TestSchema, UserRepository } from '@perp/persistence';
 import { type HDNodeWallet, Wallet } from 'ethers';
 import {
   type AccessApp,

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Controller, HttpCode, Module, Post } from '@nestjs/common';
 import type { RawParams } from '@perp/contracts';
-import { createTestSchema, type TestSchema, userIdForAddress } from '@perp/persistence';
+import { userIdForAddress } from '@perp/contracts';
+import { createTestSchema, type TestSchema } from '@perp/persistence';
 import { type InProcessExchange, startInProcessExchange } from '@perp/exchange';
 import { Wallet } from 'ethers';
 import Redis from 'ioredis';

@@ -1,6 +1,6 @@
 import type { HotStore } from '@perp/cache';
 import { type EngineEvent, OI_FIELDS, OPEN_INTEREST_KEY, parseOutputId, placeField } from '@perp/contracts';
-import { Money, parseDecimal } from '@perp/domain';
+import { HighWaterMarks, Money, parseDecimal } from '@perp/domain';
 
 // The layout and reader are contracts, shared with the gateway.
 export {
@@ -12,14 +12,6 @@ export {
 } from '@perp/contracts';
 
 type Trade = Extract<EngineEvent, { type: 'trade' }>;
-
-function isAfter(offset: string, index: number, seen: string | undefined): boolean {
-  if (seen === undefined) return true;
-  const [o, i] = seen.split('/');
-  const a = BigInt(offset);
-  const b = BigInt(o);
-  return a > b || (a === b && index > Number(i));
-}
 
 /**
  * How one trade moves open interest, from the engine's open/close split of each side: the buyer's
@@ -52,7 +44,12 @@ export function nextOpenInterest(
   trade: Trade,
 ): Record<string, string> | undefined {
   const place = parseOutputId(trade.id);
-  if (!place || !isAfter(place.offset, place.index, stored[placeField(place.partition)])) return undefined;
+  if (!place) return undefined;
+  // The hash keeps one high-water mark per engine partition, as `<offset>/<index>` text.
+  const field = placeField(place.partition);
+  const marks = new HighWaterMarks();
+  if (stored[field] !== undefined) marks.markPlaceText(place.partition, stored[field]);
+  if (!marks.isNew(place.partition, BigInt(place.offset), place.index)) return undefined;
   const delta = openInterestDelta(trade);
   const long = (parseDecimal(stored[OI_FIELDS.long] ?? '0') ?? new Money(0)).plus(delta.long);
   const short = (parseDecimal(stored[OI_FIELDS.short] ?? '0') ?? new Money(0)).plus(delta.short);
@@ -60,7 +57,7 @@ export function nextOpenInterest(
     [OI_FIELDS.long]: long.toFixed(),
     [OI_FIELDS.short]: short.toFixed(),
     [OI_FIELDS.time]: String(Math.max(trade.time, Number(stored[OI_FIELDS.time] ?? 0))),
-    [placeField(place.partition)]: `${place.offset}/${place.index}`,
+    [field]: HighWaterMarks.placeText(place.offset, place.index),
   };
 }
 

@@ -1,4 +1,4 @@
-import { BookMarketState, type Market, OrderBook } from '@perp/domain';
+import { BookMarketState, HighWaterMarks, type Market, OrderBook } from '@perp/domain';
 import { ShardPartition } from '@perp/infrastructure';
 import { wholeSteps } from './conversions';
 
@@ -74,19 +74,16 @@ export class EnginePartition extends ShardPartition {
    * Per risk partition, the (offset, index) of the last forwarded command applied: the dedupe of
    * risk replays. The index orders several commands one risk input forwards (fired triggers).
    */
-  readonly origins = new Map<number, [bigint, number]>();
+  origins = new HighWaterMarks();
 
   /** True when the forwarded command from `origin` was applied already. */
   seen(origin: CommandOrigin): boolean {
-    const mark = this.origins.get(origin.partition);
-    if (!mark) return false;
-    const offset = BigInt(origin.offset);
-    return offset < mark[0] || (offset === mark[0] && (origin.index ?? 0) <= mark[1]);
+    return !this.origins.isNew(origin.partition, BigInt(origin.offset), origin.index);
   }
 
   /** Records the forwarded command from `origin` as applied. */
   markSeen(origin: CommandOrigin): void {
-    this.origins.set(origin.partition, [BigInt(origin.offset), origin.index ?? 0]);
+    this.origins.mark(origin.partition, BigInt(origin.offset), origin.index);
   }
 
   /** A new order's integer id, remembered with what the bus knows it by. */
@@ -124,7 +121,7 @@ export class EnginePartition extends ShardPartition {
       offset: this.lastOffset.toString(),
       nextOrderId: this.nextOrderId,
       users: this.users,
-      origins: [...this.origins].map(([p, [o, i]]) => [p, o.toString(), i]),
+      origins: this.origins.toState(),
       orders: [...this.orders].map(([id, o]) => [id, o.uuid, o.clientOrderId, o.user]),
       books: [...this.books.values()].map((b) => ({
         ...b,
@@ -140,8 +137,7 @@ export class EnginePartition extends ShardPartition {
     const p = new EnginePartition(partition);
     p.nextOrderId = s.nextOrderId;
     for (const u of s.users) p.userId(u);
-    for (const [partition, offset, index] of s.origins ?? [])
-      p.origins.set(partition, [BigInt(offset), index ?? 0]);
+    p.origins = HighWaterMarks.fromState(s.origins ?? []);
     for (const [id, uuid, clientOrderId, user] of s.orders) {
       p.orders.set(id, { uuid, clientOrderId, user });
       p.orderIds.set(uuid, id);

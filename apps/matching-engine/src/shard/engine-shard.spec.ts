@@ -3,7 +3,7 @@ import { MemoryBus } from '@perp/bus';
 import { type EngineEvent, type Reply, TOPICS, topicPartitions } from '@perp/contracts';
 import { BookSide, MarketRegistry, parseMarket } from '@perp/domain';
 import type { MarketsProjection } from '@perp/infrastructure';
-import { EngineSnapshotRepository, openTestDatabase, type TestDatabase } from '@perp/persistence';
+import { ShardSnapshotRepository, openTestDatabase, type TestDatabase } from '@perp/persistence';
 import { EngineCommandsConsumer } from '../engine-commands.consumer';
 import { MarketAdmin } from '../markets/market-admin';
 
@@ -28,14 +28,14 @@ const ALICE = `0x${'a'.repeat(40)}`;
 const BOB = `0x${'b'.repeat(40)}`;
 
 let db: TestDatabase;
-let snapshots: EngineSnapshotRepository;
+let snapshots: ShardSnapshotRepository;
 let bus: MemoryBus;
 const engines: EngineCommandsConsumer[] = [];
 let events: EngineEvent[];
 
 beforeAll(async () => {
   db = await openTestDatabase();
-  snapshots = new EngineSnapshotRepository(db.dataSource.manager);
+  snapshots = new ShardSnapshotRepository(db.dataSource.manager);
 });
 afterAll(async () => {
   await db?.close();

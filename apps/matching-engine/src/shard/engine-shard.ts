@@ -2,7 +2,7 @@ import type { Bus, BusMessage, Subscription, TopicPartition } from '@perp/bus';
 import { TOPICS } from '@perp/contracts';
 import type { MarketRegistry, OrderBook } from '@perp/domain';
 import { ShardPartitions, type SnapshotPolicy } from '@perp/infrastructure';
-import type { EngineSnapshotRepository } from '@perp/persistence';
+import type { ShardSnapshotRepository } from '@perp/persistence';
 import { applyBookCommand, type CommandOutput, type OrderCommand } from './book-commands';
 import { commandResult } from './engine-events';
 import { ENGINE_SNAPSHOT_VERSION, EnginePartition } from './engine-partition';
@@ -30,7 +30,7 @@ export class EngineShard {
   constructor(
     private readonly bus: Bus,
     private readonly markets: MarketRegistry,
-    snapshots?: EngineSnapshotRepository,
+    snapshots?: ShardSnapshotRepository,
     options: EngineShardOptions = {},
   ) {
     this.partitions = new ShardPartitions(

@@ -20,6 +20,7 @@ import {
   MessageValidationError,
   parseMessage,
   TOPICS,
+  userIdForAddress,
 } from '@perp/contracts';
 import {
   type IncomeEntity,
@@ -29,7 +30,6 @@ import {
   ProcessedOffsetRepository,
   type TradeEntity,
   TradeRepository,
-  userIdForAddress,
 } from '@perp/persistence';
 import { APP_CONFIG, type AppConfig } from '@perp/runtime';
 

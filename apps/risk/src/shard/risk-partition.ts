@@ -2,6 +2,8 @@ import type { OrderRecord, RiskCommand } from '@perp/contracts';
 import {
   AccountBook,
   type AccountBookOptions,
+  HighWaterMarks,
+  type HighWaterMarkState,
   Money,
   TriggerBook,
   type TriggerEntry,
@@ -33,26 +35,16 @@ export class RiskPartition extends ShardPartition {
   private readonly orders = new Map<string, OrderRecord>();
   private readonly ordersByUser = new Map<string, Map<string, OrderRecord>>();
   private readonly closed = new Map<string, OrderRecord>();
-  /** Per engine-commands partition: the (offset, index) of the last engine-event copy applied. */
-  readonly engineMarks = new Map<number, [bigint, number]>();
   /** Trigger orders not fired yet; their records are in `orders` too (open, NEW). */
   readonly triggers = new TriggerBook<WaitingTrigger>();
 
   constructor(
     partition: number,
     readonly book: AccountBook,
+    /** Per engine-commands partition: the (offset, index) of the last engine-event copy applied. */
+    readonly engineMarks = new HighWaterMarks(),
   ) {
     super(partition);
-  }
-
-  /** True when the copy at (offset, index) of engine partition `partition` is new here. */
-  isNewEngineEvent(partition: number, offset: bigint, index: number): boolean {
-    const mark = this.engineMarks.get(partition);
-    return !mark || offset > mark[0] || (offset === mark[0] && index > mark[1]);
-  }
-
-  markEngineEvent(partition: number, offset: bigint, index: number): void {
-    this.engineMarks.set(partition, [offset, index]);
   }
 
   openOrdersOf(user: string, symbol?: string): OrderRecord[] {
@@ -107,7 +99,7 @@ export class RiskPartition extends ShardPartition {
         offset: this.lastOffset.toString(),
         book: this.book.toState(),
         orders: [...this.orders.values()],
-        engineMarks: [...this.engineMarks].map(([p, [o, i]]) => [p, o.toString(), i]),
+        engineMarks: this.engineMarks.toState(),
         triggers: this.triggers
           .entries()
           .map((t): SerializedTrigger => ({ ...t, stopPrice: t.stopPrice.toFixed() })),
@@ -121,13 +113,13 @@ export class RiskPartition extends ShardPartition {
       offset: string;
       book: unknown;
       orders: OrderRecord[];
-      engineMarks: [number, string, number][];
+      engineMarks: HighWaterMarkState[];
       triggers?: SerializedTrigger[];
     };
     if (!READABLE_VERSIONS.includes(s.v)) throw new Error(`unsupported risk snapshot version ${s.v}`);
-    const p = new RiskPartition(partition, AccountBook.fromState(s.book, options));
+    const marks = HighWaterMarks.fromState(s.engineMarks);
+    const p = new RiskPartition(partition, AccountBook.fromState(s.book, options), marks);
     for (const o of s.orders) p.put(o);
-    for (const [ep, o, i] of s.engineMarks) p.engineMarks.set(ep, [BigInt(o), i]);
     for (const t of s.triggers ?? []) p.triggers.add({ ...t, stopPrice: new Money(t.stopPrice) });
     return p;
   }

@@ -17,7 +17,7 @@ import {
 } from '@perp/contracts';
 import { AccountBook, type AccountBookOptions, type Chain, type MarketRegistry } from '@perp/domain';
 import { ShardPartitions, type SnapshotPolicy } from '@perp/infrastructure';
-import type { EngineSnapshotRepository } from '@perp/persistence';
+import type { ShardSnapshotRepository } from '@perp/persistence';
 import { applyRiskCommand } from './handlers';
 import { RISK_SNAPSHOT_VERSION, RiskPartition } from './risk-partition';
 import { Output, replyToOf, type RiskInput } from './turn-output';
@@ -48,7 +48,7 @@ export class RiskShard {
     private readonly markets: MarketRegistry,
     chain: Chain,
     private readonly hot: HotStore,
-    snapshots?: EngineSnapshotRepository,
+    snapshots?: ShardSnapshotRepository,
     options: RiskShardOptions = {},
   ) {
     const bookOptions: AccountBookOptions = {

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { Subscription, TopicPartition } from '@perp/bus';
-import type { EngineSnapshotRepository } from '@perp/persistence';
+import type { ShardSnapshotRepository } from '@perp/persistence';
 
 /**
  * One input partition a shard owns: the offset of the last input applied (and whose output is
@@ -59,7 +59,7 @@ export class ShardPartitions<P extends ShardPartition> {
     private readonly topic: string,
     private readonly version: number,
     private readonly factory: ShardPartitionFactory<P>,
-    private readonly snapshots?: EngineSnapshotRepository,
+    private readonly snapshots?: ShardSnapshotRepository,
     policy: SnapshotPolicy = {},
   ) {
     this.logger = new Logger(`${topic} partitions`);

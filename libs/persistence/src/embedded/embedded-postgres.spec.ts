@@ -7,10 +7,12 @@ import { join } from 'node:path';
 /**
  * The embedded database runs in child processes: PGlite is ESM and Jest's CommonJS runtime cannot
  * import() it. The children run this library compiled by swc with the build's .swcrc into a private
- * directory (not dist/, which other test files rebuild concurrently).
+ * directory (not dist/, which other test files rebuild concurrently), with the libraries it imports.
  */
 const REPO = join(__dirname, '..', '..', '..', '..');
 const INITIAL = MIGRATIONS.map((m) => m.name);
+/** This library and what it imports (contracts for its ids, and what contracts imports). */
+const COMPILED = ['persistence', 'contracts', 'domain', 'runtime'].map((lib) => `libs/${lib}/src`);
 
 interface ProbeResult {
   applied: string[];
@@ -30,7 +32,7 @@ beforeAll(() => {
   chmodSync(outDir, 0o755);
   execFileSync(
     join(REPO, 'node_modules', '.bin', 'swc'),
-    ['libs/persistence/src', '-d', outDir, '--config-file', '.swcrc', '--ignore', '**/*.spec.ts', '--quiet'],
+    [...COMPILED, '-d', outDir, '--config-file', '.swcrc', '--ignore', '**/*.spec.ts', '--quiet'],
     { cwd: REPO, stdio: 'inherit' },
   );
   probeJs = join(outDir, 'libs', 'persistence', 'src', 'embedded', 'embedded-probe.js');

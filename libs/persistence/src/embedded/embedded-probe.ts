@@ -10,7 +10,7 @@
 import { DataSource } from 'typeorm';
 import { openDatabase } from '../database';
 import { AdminAuditEntity } from '../entities/admin-audit.entity';
-import { stableUuid } from '../ids';
+import { stableUuid } from '@perp/contracts';
 import { IncomeRepository } from '../repositories/income.repository';
 import { ProcessedOffsetRepository } from '../repositories/processed-offset.repository';
 

@@ -1,25 +1,25 @@
 import { AdminAuditEntity } from './admin-audit.entity';
 import { ApiKeyEntity } from './api-key.entity';
-import { EngineSnapshotEntity } from './engine-snapshot.entity';
 import { IncomeEntity } from './income.entity';
 import { OrderEntity } from './order.entity';
 import { ProcessedOffsetEntity } from './processed-offset.entity';
+import { ShardSnapshotEntity } from './shard-snapshot.entity';
 import { TradeEntity } from './trade.entity';
 import { UserEntity } from './user.entity';
 
 export * from './admin-audit.entity';
 export * from './api-key.entity';
-export * from './engine-snapshot.entity';
 export * from './income.entity';
 export * from './order.entity';
 export * from './processed-offset.entity';
+export * from './shard-snapshot.entity';
 export * from './trade.entity';
 export * from './user.entity';
 
 export const ENTITIES = [
   UserEntity,
   ApiKeyEntity,
-  EngineSnapshotEntity,
+  ShardSnapshotEntity,
   ProcessedOffsetEntity,
   AdminAuditEntity,
   OrderEntity,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { UserEntity } from '../entities';
-import { userIdForAddress } from '../ids';
+import { userIdForAddress } from '@perp/contracts';
 import { openTestDatabase, type TestDatabase } from '../testing/test-schema';
 import { AdminAuditRepository } from './admin-audit.repository';
 import { ApiKeyLimitReachedError, ApiKeyRepository } from './api-key.repository';

@@ -1,5 +1,5 @@
 import { IncomeEntity, type IncomeType, OrderEntity, TradeEntity } from '../entities';
-import { stableUuid } from '../ids';
+import { stableUuid } from '@perp/contracts';
 import { openTestDatabase, type TestDatabase } from '../testing/test-schema';
 import { IncomeRepository } from './income.repository';
 import { OrderRepository } from './order.repository';

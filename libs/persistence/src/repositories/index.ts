@@ -2,7 +2,7 @@ export * from './base.repository';
 export * from './user.repository';
 export * from './api-key.repository';
 export * from './processed-offset.repository';
-export * from './engine-snapshot.repository';
+export * from './shard-snapshot.repository';
 export * from './admin-audit.repository';
 export * from './order.repository';
 export * from './trade.repository';

@@ -1,17 +1,17 @@
 import { IncomeEntity } from '../entities';
 import { openTestDatabase, type TestDatabase } from '../testing/test-schema';
-import { EngineSnapshotRepository } from './engine-snapshot.repository';
+import { ShardSnapshotRepository } from './shard-snapshot.repository';
 import { ProcessedOffsetRepository } from './processed-offset.repository';
 
 describe('exactly-once state: offsets and snapshots (real Postgres)', () => {
   let db: TestDatabase;
   let offsets: ProcessedOffsetRepository;
-  let snapshots: EngineSnapshotRepository;
+  let snapshots: ShardSnapshotRepository;
 
   beforeAll(async () => {
     db = await openTestDatabase({ poolSize: 6 });
     offsets = new ProcessedOffsetRepository(db.dataSource.manager);
-    snapshots = new EngineSnapshotRepository(db.dataSource.manager);
+    snapshots = new ShardSnapshotRepository(db.dataSource.manager);
   });
   afterAll(() => db?.close());
 

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { type MarginMode, UserEntity } from '../entities/user.entity';
-import { userIdForAddress } from '../ids';
+import { userIdForAddress } from '@perp/contracts';
 import { BaseRepository } from './base.repository';
 
 const ADDRESS = /^0x[0-9a-f]{40}$/;

@@ -1,12 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type AuthSecrets, encryptSecret, generateApiKey } from '@perp/auth';
-import { NativeError } from '@perp/contracts';
+import { NativeError, userIdForAddress } from '@perp/contracts';
 import type { Chain } from '@perp/domain';
 import {
   ApiKeyLimitReachedError,
   ApiKeyRepository,
   MAX_API_KEYS_PER_USER,
-  userIdForAddress,
   UserRepository,
 } from '@perp/persistence';
 import { CHAIN } from '@perp/runtime';

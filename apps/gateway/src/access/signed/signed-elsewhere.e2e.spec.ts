@@ -11,8 +11,8 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { type AuthUser, CurrentUser, JwtAuthGuard } from '@perp/auth';
-import { type RawParams, scalar } from '@perp/contracts';
-import { createTestSchema, type TestSchema, userIdForAddress } from '@perp/persistence';
+import { type RawParams, scalar, userIdForAddress } from '@perp/contracts';
+import { createTestSchema, type TestSchema } from '@perp/persistence';
 import { Wallet } from 'ethers';
 import type { FastifyReply } from 'fastify';
 import { type AccessApp, authError, createKey, json, login, signed, startAccessApp } from '../access.harness';

@@ -5,7 +5,13 @@ import { USDMClient } from 'binance';
 import ccxt from 'ccxt';
 import { BusModule } from '@perp/bus';
 import { HOT_STORE, type HotStore } from '@perp/cache';
-import { type AccountProjection, HOT_KEYS, type OrderRecord, topicPartitions } from '@perp/contracts';
+import {
+  type AccountProjection,
+  HOT_KEYS,
+  type OrderRecord,
+  topicPartitions,
+  userIdForAddress,
+} from '@perp/contracts';
 import { AccountBook, type Chain, MarketRegistry, Money } from '@perp/domain';
 import {
   createTestSchema,
@@ -14,7 +20,6 @@ import {
   type OrderRow,
   type TestSchema,
   TradeRepository,
-  userIdForAddress,
 } from '@perp/persistence';
 import { CHAIN, loadAppConfig } from '@perp/runtime';
 import {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { HOT_STORE, type HotStore } from '@perp/cache';
-import { BOOK_TOP_KEY, HOT_KEYS, parseAccountProjection } from '@perp/contracts';
+import { BOOK_TOP_KEY, HOT_KEYS, parseAccountProjection, userIdForAddress } from '@perp/contracts';
 import { Account, MarketRegistry } from '@perp/domain';
-import { OrderRepository, userIdForAddress } from '@perp/persistence';
+import { OrderRepository } from '@perp/persistence';
 import { type InProcessExchange, startInProcessExchange } from '@perp/exchange';
 import { Wallet } from 'ethers';
 import { type HttpResponse, json, login, nativeError } from '../../access/access.harness';

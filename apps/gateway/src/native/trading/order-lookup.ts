@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { HOT_STORE, type HotStore } from '@perp/cache';
-import { HOT_KEYS, NativeError, type OrderRecord, parseOrderRecord } from '@perp/contracts';
-import { OrderRepository, userIdForAddress } from '@perp/persistence';
+import { HOT_KEYS, NativeError, type OrderRecord, parseOrderRecord, userIdForAddress } from '@perp/contracts';
+import { OrderRepository } from '@perp/persistence';
 import { AccountReader } from '../../fapi/account/account-reader';
 import { orderEntityView, orderView, type OrderView } from '../../fapi/account/order-view';
 

@@ -114,9 +114,9 @@ describe('engine event handler', () => {
         '0.01',
       );
       expect(() => h.run(copy(wrong, 10, 0, 'MAKER'))).toThrow(/engine closes 0.01, risk position closes 0/);
-      expect(h.p.isNewEngineEvent(0, 10n, 0)).toBe(true);
+      expect(h.p.engineMarks.isNew(0, 10n, 0)).toBe(true);
       expect(h.run(copy(fill, 10, 0, 'MAKER')).accountEvents).not.toEqual([]);
-      expect(h.p.isNewEngineEvent(0, 10n, 0)).toBe(false);
+      expect(h.p.engineMarks.isNew(0, 10n, 0)).toBe(false);
     });
   });
 

@@ -11,12 +11,12 @@ import { balanceEvent, closeOrder, type RiskContext, type RiskHandler } from './
 export const engineEvent: RiskHandler<'engine.event'> = (ctx, cmd) => {
   const { source, event } = cmd;
   const offset = BigInt(source.offset);
-  if (!ctx.p.isNewEngineEvent(source.partition, offset, source.index)) return;
+  if (!ctx.p.engineMarks.isNew(source.partition, offset, source.index)) return;
   // Replies to forwarded commands come from the event that ends them, not from this message.
   ctx.out.replyTo = undefined;
   applyEngineEvent(ctx, event, cmd.liquidity ?? legacyLiquidity(source.index));
   // Marked once applied: a copy whose settlement threw is retried, not taken for a duplicate.
-  ctx.p.markEngineEvent(source.partition, offset, source.index);
+  ctx.p.engineMarks.mark(source.partition, offset, source.index);
 };
 
 function applyEngineEvent(ctx: RiskContext, event: EngineEvent, liquidity: 'MAKER' | 'TAKER'): void {

@@ -4,9 +4,10 @@ import { offsetTransformer } from '../columns';
 /**
  * A stage's state as of an input offset: state = f(snapshot, offset) + replay of what follows.
  * Keyed by the input partition the shard owns; several are kept so a bad latest one can be skipped.
+ * Any shard's (engine and risk alike); the table keeps the name it was created with.
  */
 @Entity({ name: 'engine_snapshots' })
-export class EngineSnapshotEntity {
+export class ShardSnapshotEntity {
   @PrimaryColumn({ type: 'text' })
   topic!: string;
 

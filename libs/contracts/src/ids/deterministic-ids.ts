@@ -1,11 +1,32 @@
 import { v5 as uuidv5 } from 'uuid';
 
-/** Namespace of the UUIDs derived from message ids (never change it: trade ids are stored). */
-const NAMESPACE = '8f6c2a7e-4b1d-5e39-a0c4-71d2e9b35f18';
+/**
+ * Every id derived from something deterministic: output ids from log places, UUIDs (v5) from
+ * names. A replay derives the same ids, so consumers dedupe on them. Ids are persisted: never
+ * change a namespace or a name's shape (the spec pins values).
+ */
+
+/** Namespace of the UUIDs derived from message ids (trade and income ids). */
+const MESSAGE_NAMESPACE = '8f6c2a7e-4b1d-5e39-a0c4-71d2e9b35f18';
+/** Namespace of the UUIDs of named rows (users, and rows named after the event they come from). */
+const NAME_NAMESPACE = '3d0f5c1e-8a51-4c55-9f0e-2b6f6a1d7e42';
 
 /** A deterministic UUID (v5) from an event id: a replay gives the same record the same id. */
 export function deterministicUuid(name: string): string {
-  return uuidv5(name, NAMESPACE);
+  return uuidv5(name, MESSAGE_NAMESPACE);
+}
+
+/**
+ * A UUID derived from a name (v5): the same input always gives the same id, so a replayed event
+ * (its id derived from partition, offset and index) maps to the same row and is dropped.
+ */
+export function stableUuid(name: string): string {
+  return uuidv5(name, NAME_NAMESPACE);
+}
+
+/** A user's id is a function of the wallet address: projections keyed by address need no lookup. */
+export function userIdForAddress(address: string): string {
+  return stableUuid(`user:${address.toLowerCase()}`);
 }
 
 /** The id of the `index`-th output of the input at (topic, partition, offset). */

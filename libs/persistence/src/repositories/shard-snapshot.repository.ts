@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { EngineSnapshotEntity } from '../entities/engine-snapshot.entity';
+import { ShardSnapshotEntity } from '../entities/shard-snapshot.entity';
 import { BaseRepository } from './base.repository';
 import { type OffsetMark, ProcessedOffsetRepository } from './processed-offset.repository';
 
@@ -11,9 +11,9 @@ export interface NewSnapshot {
   version?: number;
 }
 
-export class EngineSnapshotRepository extends BaseRepository<EngineSnapshotEntity> {
+export class ShardSnapshotRepository extends BaseRepository<ShardSnapshotEntity> {
   constructor(manager: EntityManager) {
-    super(manager, EngineSnapshotEntity);
+    super(manager, ShardSnapshotEntity);
   }
 
   /**
@@ -25,7 +25,7 @@ export class EngineSnapshotRepository extends BaseRepository<EngineSnapshotEntit
       await m
         .createQueryBuilder()
         .insert()
-        .into(EngineSnapshotEntity)
+        .into(ShardSnapshotEntity)
         .values({ ...snapshot, version: snapshot.version ?? 1 })
         .orUpdate(['state', 'version', 'created_at'], ['topic', 'partition', 'offset'])
         .execute();
@@ -35,7 +35,7 @@ export class EngineSnapshotRepository extends BaseRepository<EngineSnapshotEntit
   }
 
   /** The snapshot at the highest offset of a partition. */
-  async latest(topic: string, partition: number): Promise<EngineSnapshotEntity | undefined> {
+  async latest(topic: string, partition: number): Promise<ShardSnapshotEntity | undefined> {
     return (await this.repo.findOne({ where: { topic, partition }, order: { offset: 'DESC' } })) ?? undefined;
   }
 
