@@ -3,12 +3,13 @@ import { DerivativesTradingUsdsFutures } from '@binance/derivatives-trading-usds
 import { Module } from '@nestjs/common';
 import { USDMClient } from 'binance';
 import ccxt from 'ccxt';
-import { BusModule } from '@perp/bus';
+import { Bus, BusModule } from '@perp/bus';
 import { HOT_STORE, type HotStore } from '@perp/cache';
 import {
   type AccountProjection,
   HOT_KEYS,
   type OrderRecord,
+  TOPICS,
   topicPartitions,
   userIdForAddress,
 } from '@perp/contracts';
@@ -95,7 +96,7 @@ describe('FAPI account endpoints (HTTP, Postgres, Redis hot store)', () => {
     schema = await createTestSchema();
     a = await startAccessApp({
       schema: schema.schema,
-      env: { REDIS_URL: 'redis://127.0.0.1:6379' },
+      env: { REDIS_URL: 'redis://127.0.0.1:6379', UPSTREAM_TIMEOUT_MS: '1000' },
       cache: { prefix: `test:fapi-account:${randomBytes(4).toString('hex')}:` },
       // History rows are seeded straight into Postgres: an empty log has nothing to wait for.
       imports: [
@@ -1172,6 +1173,25 @@ describe('FAPI account endpoints (HTTP, Postgres, Redis hot store)', () => {
         [id.t1, id.o1, 'buy', 50000, 0.1, 5000, 'maker', 0.8],
         [id.t2, id.o2, 'sell', 52000, 0.01, 520, 'maker', 0.0832],
       ]);
+    });
+  });
+
+  // Last: it leaves the caller's account-event partition ahead of a projector this app does not run.
+  describe('read-your-writes of history', () => {
+    it('a history read waits for the projector; when it never catches up: 500 -1001, no rows', async () => {
+      await a.app.get(Bus).publish(TOPICS.accountEvents.name, user, { unprojected: true });
+      const started = Date.now();
+      for (const path of ['/fapi/v1/userTrades', '/fapi/v1/allOrders']) {
+        const r = await get(path, { symbol: BTC });
+        expect(r.status).toBe(500);
+        expect(r.body).toEqual(fapiError(-1001));
+      }
+      const income = await get('/fapi/v1/income');
+      expect([income.status, income.body]).toEqual([500, fapiError(-1001)]);
+      // Each waited for UPSTREAM_TIMEOUT_MS (1 s) first.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(3000);
+      // Live state does not wait: the open orders come from the hot store.
+      expect((await get('/fapi/v1/openOrders', { symbol: BTC })).status).toBe(200);
     });
   });
 });
