@@ -1,26 +1,9 @@
 import type { Bus, BusMessage } from '@perp/bus';
 import type { EngineEvent } from '@perp/contracts';
-import { MarketRegistry, parseMarket } from '@perp/domain';
+import { MarketRegistry } from '@perp/domain';
 import { EngineShard, type OrderCommand } from './engine-shard';
+import { ALICE, BOB, BTC } from './__fixtures__/markets';
 
-const BTC = parseMarket({
-  symbol: 'BTCUSDT',
-  baseAsset: 'BTC',
-  quoteAsset: 'USDT',
-  tickSize: '0.1',
-  lotSize: '0.001',
-  minOrderSizeUsd: '5',
-  maxOrderSizeUsd: '5000000',
-  maxLeverage: 125,
-  defaultLeverage: 20,
-  maxLongOi: '10000',
-  maxShortOi: '10000',
-  rank: 1,
-  sortOrder: 1,
-  maintenanceBrackets: [{ notionalCap: '50000', maintMarginRatio: '0.004', maxLeverage: 125 }],
-});
-const ALICE = `0x${'a'.repeat(40)}`;
-const BOB = `0x${'b'.repeat(40)}`;
 const TOPIC = 'perp.engine.commands.v1';
 
 /** A bus that records what is published. */

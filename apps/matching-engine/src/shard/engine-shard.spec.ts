@@ -1,31 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { MemoryBus } from '@perp/bus';
 import { type EngineEvent, type Reply, TOPICS, topicPartitions } from '@perp/contracts';
-import { BookSide, MarketRegistry, parseMarket } from '@perp/domain';
+import { BookSide, MarketRegistry } from '@perp/domain';
 import type { MarketsProjection } from '@perp/infrastructure';
 import { ShardSnapshotRepository, openTestDatabase, type TestDatabase } from '@perp/persistence';
 import { EngineCommandsConsumer } from '../engine-commands.consumer';
 import { MarketAdmin } from '../markets/market-admin';
-
-const BTC = parseMarket({
-  symbol: 'BTCUSDT',
-  baseAsset: 'BTC',
-  quoteAsset: 'USDT',
-  tickSize: '0.1',
-  lotSize: '0.001',
-  minOrderSizeUsd: '5',
-  maxOrderSizeUsd: '5000000',
-  maxLeverage: 125,
-  defaultLeverage: 20,
-  maxLongOi: '10000',
-  maxShortOi: '10000',
-  rank: 1,
-  sortOrder: 1,
-  maintenanceBrackets: [{ notionalCap: '50000', maintMarginRatio: '0.004', maxLeverage: 125 }],
-});
-
-const ALICE = `0x${'a'.repeat(40)}`;
-const BOB = `0x${'b'.repeat(40)}`;
+import { ALICE, BOB, BTC } from './__fixtures__/markets';
 
 let db: TestDatabase;
 let snapshots: ShardSnapshotRepository;
