@@ -32,6 +32,7 @@ describe('data source and migrations (real Postgres)', () => {
       'market_candles',
       'market_positions',
       'market_statistics',
+      'market_ticker_minutes',
       'market_trades',
       'orders',
       'processed_offsets',

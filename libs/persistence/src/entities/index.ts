@@ -1,7 +1,7 @@
 import { AdminAuditEntity } from './admin-audit.entity';
 import { ApiKeyEntity } from './api-key.entity';
 import { IncomeEntity } from './income.entity';
-import { MarketCandleEntity } from './market-candle.entity';
+import { MarketCandleEntity, MarketTickerMinuteEntity } from './market-candle.entity';
 import { FundingRateEntity, MarketPositionEntity, MarketStatisticEntity } from './market-statistic.entity';
 import { MarketAggTradeEntity, MarketTradeEntity } from './market-trade.entity';
 import { OrderEntity } from './order.entity';
@@ -34,6 +34,7 @@ export const ENTITIES = [
   MarketTradeEntity,
   MarketAggTradeEntity,
   MarketCandleEntity,
+  MarketTickerMinuteEntity,
   MarketStatisticEntity,
   MarketPositionEntity,
   FundingRateEntity,

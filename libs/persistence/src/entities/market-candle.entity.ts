@@ -52,3 +52,43 @@ export class MarketCandleEntity {
   @Column({ ...decimal, name: 'taker_buy_quote_volume' })
   takerBuyQuoteVolume!: string;
 }
+
+/** One minute of a symbol's trades as the rolling 24 h ticker keeps it (kept for 25 hours). */
+@Entity({ name: 'market_ticker_minutes' })
+export class MarketTickerMinuteEntity {
+  @PrimaryColumn({ type: 'text' })
+  symbol!: string;
+
+  @PrimaryColumn({ ...ms, name: 'open_time' })
+  openTime!: number;
+
+  @Column(decimal)
+  open!: string;
+
+  @Column(decimal)
+  high!: string;
+
+  @Column(decimal)
+  low!: string;
+
+  @Column(decimal)
+  close!: string;
+
+  @Column(decimal)
+  volume!: string;
+
+  @Column({ ...decimal, name: 'quote_volume' })
+  quoteVolume!: string;
+
+  @Column({ type: 'integer' })
+  count!: number;
+
+  @Column({ ...ms, name: 'first_time' })
+  firstTime!: number;
+
+  @Column({ ...ms, name: 'last_time' })
+  lastTime!: number;
+
+  @Column({ ...decimal, name: 'last_qty' })
+  lastQty!: string;
+}

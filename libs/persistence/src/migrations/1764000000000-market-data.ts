@@ -5,7 +5,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * (one transaction per turn, with its mark in processed_offsets). Trade ids are the engine's
  * per-symbol sequence number of the fill, so they are integers clients page with `fromId`;
  * aggregated trades take the id of their first trade. Candles are true buckets of every interval
- * per series (last price, mark, index, premium); statistics rows are per futures-data period.
+ * per series (last price, mark, index, premium); ticker minutes rebuild the rolling 24 h ticker on
+ * a restart; statistics rows are per futures-data period.
  */
 export class MarketData1764000000000 implements MigrationInterface {
   name = 'MarketData1764000000000';
@@ -60,6 +61,22 @@ export class MarketData1764000000000 implements MigrationInterface {
         CONSTRAINT market_candles_series_check CHECK (series IN ('last', 'mark', 'index', 'premium'))
       )`);
     await q.query(`
+      CREATE TABLE market_ticker_minutes (
+        symbol text NOT NULL,
+        open_time bigint NOT NULL,
+        open numeric NOT NULL,
+        high numeric NOT NULL,
+        low numeric NOT NULL,
+        close numeric NOT NULL,
+        volume numeric NOT NULL,
+        quote_volume numeric NOT NULL,
+        count integer NOT NULL,
+        first_time bigint NOT NULL,
+        last_time bigint NOT NULL,
+        last_qty numeric NOT NULL,
+        CONSTRAINT market_ticker_minutes_pkey PRIMARY KEY (symbol, open_time)
+      )`);
+    await q.query(`
       CREATE TABLE market_statistics (
         symbol text NOT NULL,
         period text NOT NULL,
@@ -96,6 +113,7 @@ export class MarketData1764000000000 implements MigrationInterface {
       'funding_rates',
       'market_positions',
       'market_statistics',
+      'market_ticker_minutes',
       'market_candles',
       'market_agg_trades',
       'market_trades',

@@ -1,5 +1,15 @@
-import { type EntityManager, MoreThanOrEqual, type ObjectLiteral, type SelectQueryBuilder } from 'typeorm';
-import { type CandleSeriesName, MarketCandleEntity } from '../entities/market-candle.entity';
+import {
+  type EntityManager,
+  LessThan,
+  MoreThanOrEqual,
+  type ObjectLiteral,
+  type SelectQueryBuilder,
+} from 'typeorm';
+import {
+  type CandleSeriesName,
+  MarketCandleEntity,
+  MarketTickerMinuteEntity,
+} from '../entities/market-candle.entity';
 import {
   FundingRateEntity,
   MarketPositionEntity,
@@ -75,6 +85,39 @@ export class MarketDataRepository {
         .execute();
   }
 
+  /** The minutes a turn changed; minutes older than `before` are deleted (the window is 24 h). */
+  async saveTickerMinutes(rows: MarketTickerMinuteEntity[], before?: number): Promise<void> {
+    if (rows.length)
+      await this.manager
+        .createQueryBuilder()
+        .insert()
+        .into(MarketTickerMinuteEntity)
+        .values(rows)
+        .orUpdate(
+          [
+            'open',
+            'high',
+            'low',
+            'close',
+            'volume',
+            'quote_volume',
+            'count',
+            'first_time',
+            'last_time',
+            'last_qty',
+          ],
+          ['symbol', 'open_time'],
+        )
+        .execute();
+    if (before !== undefined)
+      await this.manager
+        .createQueryBuilder()
+        .delete()
+        .from(MarketTickerMinuteEntity)
+        .where('open_time < :before', { before })
+        .execute();
+  }
+
   async upsertStatistics(rows: MarketStatisticEntity[]): Promise<void> {
     if (rows.length)
       await this.manager
@@ -139,10 +182,10 @@ export class MarketDataRepository {
       .getMany();
   }
 
-  /** One-minute candles of the last-price series from `since` on (a rolling 24 h ticker's input). */
-  minuteCandlesSince(symbol: string, since: number): Promise<MarketCandleEntity[]> {
-    return this.manager.getRepository(MarketCandleEntity).find({
-      where: { symbol, series: 'last', interval: '1m', openTime: MoreThanOrEqual(since) },
+  /** Minutes of the rolling 24 h ticker from `since` on, oldest first. */
+  tickerMinutesSince(symbol: string, since: number): Promise<MarketTickerMinuteEntity[]> {
+    return this.manager.getRepository(MarketTickerMinuteEntity).find({
+      where: { symbol, openTime: MoreThanOrEqual(since) },
       order: { openTime: 'ASC' },
     });
   }

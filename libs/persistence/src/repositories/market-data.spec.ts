@@ -92,7 +92,30 @@ describe('market-data projections (real Postgres)', () => {
       ['1m', '9'],
       ['5m', '7'],
     ]);
-    expect((await md.minuteCandlesSince('BTCUSDT', 120_000)).map((c) => c.close)).toEqual(['2', '9']);
+  });
+
+  it('keeps the ticker minutes of the last day', async () => {
+    const minute = (openTime: number, close: string) => ({
+      symbol: 'BTCUSDT',
+      openTime,
+      open: '1',
+      high: '2',
+      low: '1',
+      close,
+      volume: '1',
+      quoteVolume: '1.5',
+      count: 2,
+      firstTime: openTime + 1,
+      lastTime: openTime + 2,
+      lastQty: '0.5',
+    });
+    await md.saveTickerMinutes([minute(0, '1'), minute(60_000, '2')]);
+    await md.saveTickerMinutes([minute(60_000, '3'), minute(120_000, '4')], 60_000);
+    expect((await md.tickerMinutesSince('BTCUSDT', 0)).map((m) => [m.openTime, m.close, m.lastQty])).toEqual([
+      [60_000, '3', '0.5'],
+      [120_000, '4', '0.5'],
+    ]);
+    expect((await md.tickerMinutesSince('BTCUSDT', 61_000)).map((m) => m.openTime)).toEqual([120_000]);
   });
 
   it('keeps open positions and forgets closed ones', async () => {
