@@ -123,6 +123,23 @@ describe('DepthBook', () => {
     expect(copy.top(1).bids).toEqual([['1.75', '1']]);
   });
 
+  it('loads levels in any order (e.g. a hot-store hash read back)', () => {
+    const b = DepthBook.fromJSON({
+      lastUpdateId: 3,
+      bids: [
+        ['1', '1'],
+        ['3', '1'],
+        ['2', '1'],
+      ],
+      asks: [
+        ['9', '1'],
+        ['5', '1'],
+      ],
+    });
+    expect(b.top().bids.map(([p]) => p)).toEqual(['3', '2', '1']);
+    expect(b.top().asks.map(([p]) => p)).toEqual(['5', '9']);
+  });
+
   it('matches a naive sorted book under random deltas', () => {
     // Prices on a 0.01 grid written with varying trailing zeros, so equal values arrive as different text.
     const price = fc
