@@ -23,6 +23,7 @@ export {
   type KlineRow,
   type TradeSide,
 } from './candles';
+export { fillCandleGaps, firstBucketAtOrAfter, type CandleWindow } from './candle-gaps';
 export {
   aggTradeRow,
   nextAggTrade,

@@ -253,6 +253,19 @@ export class MarketDataRepository {
     return window(qb, 'c.open_time', 'c.open_time', page);
   }
 
+  /** The latest candle opening before `time`: the close a kline window's leading gap carries. */
+  candleBefore(
+    symbol: string,
+    series: CandleSeriesName,
+    interval: string,
+    time: number,
+  ): Promise<MarketCandleEntity | null> {
+    return this.manager.getRepository(MarketCandleEntity).findOne({
+      where: { symbol, series, interval, openTime: LessThan(time) },
+      order: { openTime: 'DESC' },
+    });
+  }
+
   statistics(symbol: string, period: string, page: SeriesWindow): Promise<MarketStatisticEntity[]> {
     const qb = this.manager
       .getRepository(MarketStatisticEntity)

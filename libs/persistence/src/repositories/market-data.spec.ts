@@ -94,6 +94,17 @@ describe('market-data projections (real Postgres)', () => {
     ]);
   });
 
+  it('finds the candle before a window for its gap filling', async () => {
+    const before = (time: number, interval = '1m') =>
+      md.candleBefore('BTCUSDT', 'last', interval, time).then((c) => c && [c.openTime, c.close]);
+    expect(await before(120_000)).toEqual([60_000, '1']);
+    expect(await before(120_001)).toEqual([120_000, '2']);
+    expect(await before(10 * 60_000)).toEqual([180_000, '9']);
+    expect(await before(0)).toBeNull();
+    expect(await before(60_000, '5m')).toEqual([0, '7']);
+    expect(await md.candleBefore('BTCUSDT', 'mark', '1m', 10 * 60_000)).toBeNull();
+  });
+
   it('keeps the ticker minutes of the last day', async () => {
     const minute = (openTime: number, close: string) => ({
       symbol: 'BTCUSDT',
