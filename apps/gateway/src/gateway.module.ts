@@ -1,13 +1,12 @@
 import { Module } from '@nestjs/common';
-import { TickersModule } from '@perp/infrastructure';
 import { ApiAccessModule } from './access';
 import { AdminAccountsController } from './admin/admin-accounts.controller';
 import { AdminMarketsController } from './admin/admin-markets.controller';
 import { AdminTokenGuard } from './admin/admin-token.guard';
 import { FapiAccountModule } from './fapi/account/fapi-account.module';
 import { FapiGeneralController } from './fapi/fapi-general.controller';
+import { FapiMarketModule } from './fapi/market/fapi-market.module';
 import { FapiOrdersController } from './fapi/orders/fapi-orders.controller';
-import { FapiTickerController } from './fapi/fapi-ticker.controller';
 import { NativeMarketsController } from './native/markets.controller';
 import { NativeOpenApiModule } from './native/openapi/native-openapi.module';
 import { NativeTradingModule } from './native/trading/native-trading.module';
@@ -17,17 +16,16 @@ import { RateLimitsModule } from './rate-limits';
 /** The HTTP edge: FAPI and native API. */
 @Module({
   imports: [
-    TickersModule,
     ApiAccessModule.forRoot(),
     RateLimitsModule,
     RiskClientModule,
     FapiAccountModule,
+    FapiMarketModule,
     NativeTradingModule,
     NativeOpenApiModule,
   ],
   controllers: [
     FapiGeneralController,
-    FapiTickerController,
     NativeMarketsController,
     AdminMarketsController,
     AdminAccountsController,

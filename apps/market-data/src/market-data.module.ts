@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
-import { TickersModule } from '@perp/infrastructure';
 
-/** Market data: 24 h tickers today; klines, index and mark price come with their issues. */
-@Module({ imports: [TickersModule], exports: [TickersModule] })
+/**
+ * Market data's shared providers (none yet): the projections live in MarketDataProjectionsModule,
+ * and readers such as the gateway read what they write from the hot store and Postgres.
+ */
+@Module({})
 export class MarketDataModule {}

@@ -1,24 +1,26 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, Inject } from '@nestjs/common';
+import { HOT_STORE, type HotStore } from '@perp/cache';
+import { readTicker } from '@perp/contracts';
 import { type Market, MarketRegistry } from '@perp/domain';
-import { TickerBook } from '@perp/infrastructure';
-import { tickerFigures } from '../markets/ticker-view';
+import { stats24h, tickerFigures } from '../markets/ticker-view';
 
 /** Native market list: what a front end needs to draw a market picker in one call. */
 @Controller('api/v1/markets')
 export class NativeMarketsController {
   constructor(
     private readonly markets: MarketRegistry,
-    private readonly tickers: TickerBook,
+    @Inject(HOT_STORE) private readonly hot: HotStore,
   ) {}
 
   @Get()
   list() {
     const now = Date.now();
-    return this.markets.list().map((m) => this.view(m, now));
+    return Promise.all(this.markets.list().map((m) => this.view(m, now)));
   }
 
-  private view(m: Market, now: number) {
-    const s = this.tickers.stats(m.symbol, now);
+  /** The 24 h figures are the FAPI ticker's (the market-data projection), in snake case. */
+  private async view(m: Market, now: number) {
+    const s = stats24h(await readTicker(this.hot, m.symbol), now);
     const t = tickerFigures(m, s);
     return {
       symbol: m.symbol,

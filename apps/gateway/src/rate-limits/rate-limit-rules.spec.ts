@@ -7,6 +7,7 @@ import {
   bySymbol,
   ceilingsOf,
   countHeaders,
+  depthWeight,
   exceeded,
   exchangeInfoRateLimits,
   intervalSuffix,
@@ -135,6 +136,18 @@ describe('rate-limit rules (pure)', () => {
       expect(k('')).toBe(5);
       expect(k('lots')).toBe(5);
       expect(weightOf('/fapi/v1/klines', { limit: '50' })).toBe(1);
+    });
+
+    it("depth by limit as Binance: 5-50 2, 100 5, 500 10, 1000 20; default 500; Binance's other weights", () => {
+      const d = (limit?: string) => depthWeight(limit === undefined ? {} : { limit });
+      expect([d('5'), d('50'), d('100'), d('500'), d('1000'), d(), d('lots')]).toEqual([
+        2, 2, 5, 10, 20, 10, 20,
+      ]);
+      expect(weightOf('/fapi/v1/trades')).toBe(5);
+      expect(weightOf('/fapi/v1/aggTrades')).toBe(20);
+      expect(weightOf('/fapi/v1/historicalTrades')).toBe(20);
+      expect(weightOf('/fapi/v2/ticker/price')).toBe(2);
+      expect(weightOf('/fapi/v1/markPriceKlines', { limit: '1500' })).toBe(10);
     });
 
     it('a rule that cannot read its parameters, or answers nonsense, gives the fallback', () => {

@@ -192,6 +192,15 @@ export function klinesWeight(params: RawParams): number {
   return 10;
 }
 
+/** Binance's depth weight by `limit` (default 500): 5 to 50 2, 100 5, 500 10, 1000 20. */
+export function depthWeight(params: RawParams): number {
+  const raw = params.limit;
+  const limit = raw === undefined || raw === null || raw === '' ? 500 : Number(raw);
+  if (!Number.isFinite(limit) || limit > 500) return 20;
+  if (limit <= 50) return 2;
+  return limit <= 100 ? 5 : 10;
+}
+
 /**
  * Orders in a batchOrders request: the entries of its `batchOrders` JSON array. Missing or not a
  * JSON array: 0 (the handler answers -1102 and places nothing).
@@ -223,6 +232,17 @@ export const PUBLIC_WEIGHTS: Readonly<Record<string, CountRule>> = {
   '/fapi/v1/openInterest': 1,
   '/fapi/v1/fundingRate': 1,
   '/fapi/v1/klines': klinesWeight,
+  // Not in the spec's table: Binance's weights.
+  '/fapi/v1/depth': depthWeight,
+  '/fapi/v1/trades': 5,
+  '/fapi/v1/historicalTrades': 20,
+  '/fapi/v1/aggTrades': 20,
+  '/fapi/v1/continuousKlines': klinesWeight,
+  '/fapi/v1/indexPriceKlines': klinesWeight,
+  '/fapi/v1/markPriceKlines': klinesWeight,
+  '/fapi/v1/premiumIndexKlines': klinesWeight,
+  '/fapi/v1/ticker/price': bySymbol(1, 2),
+  '/fapi/v2/ticker/price': bySymbol(1, 2),
   '/futures/data/topLongShortAccountRatio': 1,
   '/futures/data/openInterestHist': 1,
   '/futures/data/takerlongshortRatio': 1,

@@ -118,27 +118,34 @@ const schemas: Record<string, JsonSchema> = {
     created_at: iso(),
     status: enumOf(['active', 'disabled']),
   }),
-  Market: obj({
-    symbol: str('Canonical symbol, e.g. BTCUSDT'),
-    base_asset: str(),
-    quote_asset: str(),
-    status: enumOf(['TRADING', 'HALT', 'CLOSE']),
-    last_price: decimal(),
-    price_change_24h: decimal(),
-    price_change_percent_24h: decimal(),
-    high_24h: decimal(),
-    low_24h: decimal(),
-    volume_24h: decimal(),
-    quote_volume_24h: decimal(),
-    trades_24h: int(),
-    rank: int(),
-    leverage: int('Maximum leverage'),
-    sort_order: int(),
-    tick_size: decimal(),
-    lot_size: decimal(),
-    min_order_size_usd: decimal(),
-    max_order_size_usd: decimal(),
-  }),
+  Market: {
+    ...obj({
+      symbol: str('Canonical symbol, e.g. BTCUSDT'),
+      base_asset: str(),
+      quote_asset: str(),
+      status: enumOf(['TRADING', 'HALT', 'CLOSE']),
+      last_price: decimal('Price of the last trade ever, at the tick size; 0 before the first trade'),
+      price_change_24h: decimal('last_price minus the first trade price of the 24 h window'),
+      price_change_percent_24h: decimal('price_change_24h in percent of that first price, 3 decimals'),
+      high_24h: decimal('Highest trade price of the 24 h window'),
+      low_24h: decimal('Lowest trade price of the 24 h window'),
+      volume_24h: decimal('Base quantity traded in the 24 h window, at the lot size'),
+      quote_volume_24h: decimal('Σ price × quantity of the 24 h window (quote asset), exact'),
+      trades_24h: int('Number of trades in the 24 h window'),
+      rank: int(),
+      leverage: int('Maximum leverage'),
+      sort_order: int(),
+      tick_size: decimal(),
+      lot_size: decimal(),
+      min_order_size_usd: decimal(),
+      max_order_size_usd: decimal(),
+    }),
+    description:
+      'A market with its rolling 24 h statistics (`*_24h`, `last_price`): the same figures as FAPI ' +
+      '`GET /fapi/v1/ticker/24hr`, over the last 1440 whole minutes, from the market-data projection. ' +
+      'A market without a trade in the window shows its last price as open, high and low (no change) ' +
+      'and zero volumes; one never traded shows 0 everywhere.',
+  },
   NewOrder: {
     ...obj(
       {

@@ -1,0 +1,28 @@
+import { Module } from '@nestjs/common';
+import { MarketDataRepository, PERSISTENCE_DATA_SOURCE } from '@perp/persistence';
+import type { DataSource } from 'typeorm';
+import { DepthCache } from './depth-cache';
+import { FapiDepthController } from './fapi-depth.controller';
+import { FapiKlinesController } from './fapi-klines.controller';
+import { FapiTickersController } from './fapi-tickers.controller';
+import { FapiTradesController } from './fapi-trades.controller';
+import { KlineReader } from './kline-reader';
+
+/**
+ * FAPI public market data: book, trades, klines and tickers, read from the projections the
+ * market-data service writes (hot store and Postgres), so every gateway replica answers the same.
+ * Needs the global PersistenceModule and CacheModule.
+ */
+@Module({
+  controllers: [FapiDepthController, FapiTradesController, FapiKlinesController, FapiTickersController],
+  providers: [
+    DepthCache,
+    KlineReader,
+    {
+      provide: MarketDataRepository,
+      inject: [PERSISTENCE_DATA_SOURCE],
+      useFactory: (ds: DataSource) => new MarketDataRepository(ds.manager),
+    },
+  ],
+})
+export class FapiMarketModule {}
