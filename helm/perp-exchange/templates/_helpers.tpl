@@ -104,7 +104,7 @@ gateway's auth secrets only where (dict "gateway" true). (dict "root" $ "app" "r
 {{- define "perp.volumes" -}}
 - name: chain-config
   configMap:
-    name: {{ include "perp.fullname" . }}-chain
+    name: {{ include "perp.appName" (dict "root" . "app" "chain") }}
     items:
       - { key: chain.json, path: chains/{{ .Values.chain.name }}/chain.json }
 - name: tmp
