@@ -1,3 +1,4 @@
 export * from './infrastructure.module';
 export * from './markets/markets-projection';
 export * from './shards/shard-partitions';
+export * from './ops/cluster-setup';

@@ -1,6 +1,4 @@
 import { Module } from '@nestjs/common';
-import { MarketDataRepository, PERSISTENCE_DATA_SOURCE } from '@perp/persistence';
-import type { DataSource } from 'typeorm';
 import { DepthCache } from './depth-cache';
 import { FapiDepthController } from './fapi-depth.controller';
 import { FapiKlinesController } from './fapi-klines.controller';
@@ -11,18 +9,10 @@ import { KlineReader } from './kline-reader';
 /**
  * FAPI public market data: book, trades, klines and tickers, read from the projections the
  * market-data service writes (hot store and Postgres), so every gateway replica answers the same.
- * Needs the global PersistenceModule and CacheModule.
+ * Needs the global PersistenceModule (MarketDataRepository) and CacheModule.
  */
 @Module({
   controllers: [FapiDepthController, FapiTradesController, FapiKlinesController, FapiTickersController],
-  providers: [
-    DepthCache,
-    KlineReader,
-    {
-      provide: MarketDataRepository,
-      inject: [PERSISTENCE_DATA_SOURCE],
-      useFactory: (ds: DataSource) => new MarketDataRepository(ds.manager),
-    },
-  ],
+  providers: [DepthCache, KlineReader],
 })
 export class FapiMarketModule {}
