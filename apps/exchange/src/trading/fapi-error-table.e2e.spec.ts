@@ -7,6 +7,7 @@ import type { DataSource } from 'typeorm';
 import {
   authError,
   createKey,
+  http,
   type HttpResponse,
   json,
   type KeyPair,
@@ -21,9 +22,9 @@ const ORDERS_PER_10S = 60;
 
 type Row = [name: string, status: number, code: number | string, request: () => Promise<HttpResponse>];
 
-// Every row of the spec's FAPI error tables that the trading and account endpoints can produce,
-// each with a request that produces it, asserting HTTP status, envelope and code. (-1120 belongs
-// to kline and futures-data intervals, which are not among these endpoints.)
+// Every row of the spec's FAPI error tables that the trading, account and public market-data
+// endpoints can produce, each with a request that produces it, asserting HTTP status, envelope and
+// code. (Every market-data endpoint's -1120 and -1121 rows: apps/gateway/src/fapi/market.)
 describe('FAPI error tables, row by row', () => {
   let ex: InProcessExchange;
   let t: Trader;
@@ -107,6 +108,13 @@ describe('FAPI error tables, row by row', () => {
     ],
     ['quantity with quoteOrderQty', 400, -1106, () => order(t, { quoteOrderQty: '500' })],
     ['symbol not configured', 400, -1121, () => order(t, { symbol: 'NOPEUSDT' })],
+    ['depth of a symbol not configured', 400, -1121, () => http(`${ex.url}/fapi/v1/depth?symbol=NOPEUSDT`)],
+    [
+      'klines of an unknown interval',
+      400,
+      -1120,
+      () => http(`${ex.url}/fapi/v1/klines?symbol=${BTC}&interval=2m`),
+    ],
     ['keepalive without a listen key', 404, -1125, () => req(t, 'v1/listenKey', { method: 'PUT' })],
     ['unknown side', 400, -1130, () => order(t, { side: 'UP' })],
     ['unknown type', 400, -1130, () => order(t, { type: 'ICEBERG' })],
