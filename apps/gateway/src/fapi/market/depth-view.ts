@@ -11,6 +11,8 @@ export interface SortedDepth {
   time: number;
   bids: DepthLevel[];
   asks: DepthLevel[];
+  /** `"bids":[…],"asks":[…]` per limit, serialized once per book (see depthJson). */
+  levelsJson: Map<number, string>;
 }
 
 /** Sorts the hot store's unsorted levels (exact decimal order, through DepthBook) and renders them. */
@@ -22,7 +24,13 @@ export function sortDepth(m: Market, d: ProjectedDepth): SortedDepth {
     new Money(price).toFixed(m.pricePrecision),
     new Money(qty).toFixed(m.quantityPrecision),
   ];
-  return { seq: d.seq, time: d.time, bids: top.bids.map(render), asks: top.asks.map(render) };
+  return {
+    seq: d.seq,
+    time: d.time,
+    bids: top.bids.map(render),
+    asks: top.asks.map(render),
+    levelsJson: new Map(),
+  };
 }
 
 /**
@@ -37,4 +45,18 @@ export function depthView(d: SortedDepth, limit: number, now: number) {
     bids: d.bids.length > limit ? d.bids.slice(0, limit) : d.bids,
     asks: d.asks.length > limit ? d.asks.slice(0, limit) : d.asks,
   };
+}
+
+/**
+ * `depthView` as JSON text: the levels of a book are serialized once per limit and reused until the
+ * book changes, so a repeated read writes a few numbers around a cached string.
+ */
+export function depthJson(d: SortedDepth, limit: number, now: number): string {
+  let levels = d.levelsJson.get(limit);
+  if (levels === undefined) {
+    const v = depthView(d, limit, now);
+    levels = `"bids":${JSON.stringify(v.bids)},"asks":${JSON.stringify(v.asks)}`;
+    d.levelsJson.set(limit, levels);
+  }
+  return `{"lastUpdateId":${Math.max(d.seq, 0)},"E":${now},"T":${d.time || now},${levels}}`;
 }

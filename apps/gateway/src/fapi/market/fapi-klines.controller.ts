@@ -4,7 +4,6 @@ import { type Market, MarketRegistry } from '@perp/domain';
 import type { CandleSeriesName } from '@perp/persistence';
 import { FapiParams } from '../../access';
 import { KlineReader } from './kline-reader';
-import { priceKlineRow, tradeKlineRow } from './kline-views';
 import { intervalParam, limitParam, marketParam, perpetualOnly, timeParam } from './market-params';
 
 /**
@@ -19,35 +18,35 @@ export class FapiKlinesController {
   ) {}
 
   @Get('klines')
-  async lastPrice(@FapiParams() params: RawParams) {
+  lastPrice(@FapiParams() params: RawParams) {
     const m = marketParam(this.markets, params, 'symbol');
-    return (await this.read(m, 'last', params)).map((c) => tradeKlineRow(m, c));
+    return this.read(m, 'last', params);
   }
 
   /** By pair; every market is a perpetual, so `contractType` must be PERPETUAL (-1130 otherwise). */
   @Get('continuousKlines')
-  async continuous(@FapiParams() params: RawParams) {
+  continuous(@FapiParams() params: RawParams) {
     const m = marketParam(this.markets, params, 'pair');
     perpetualOnly(params);
-    return (await this.read(m, 'last', params)).map((c) => tradeKlineRow(m, c));
+    return this.read(m, 'last', params);
   }
 
   @Get('indexPriceKlines')
-  async indexPrice(@FapiParams() params: RawParams) {
+  indexPrice(@FapiParams() params: RawParams) {
     const m = marketParam(this.markets, params, 'pair');
-    return (await this.read(m, 'index', params)).map(priceKlineRow);
+    return this.read(m, 'index', params);
   }
 
   @Get('markPriceKlines')
-  async markPrice(@FapiParams() params: RawParams) {
+  markPrice(@FapiParams() params: RawParams) {
     const m = marketParam(this.markets, params, 'symbol');
-    return (await this.read(m, 'mark', params)).map(priceKlineRow);
+    return this.read(m, 'mark', params);
   }
 
   @Get('premiumIndexKlines')
-  async premiumIndex(@FapiParams() params: RawParams) {
+  premiumIndex(@FapiParams() params: RawParams) {
     const m = marketParam(this.markets, params, 'symbol');
-    return (await this.read(m, 'premium', params)).map(priceKlineRow);
+    return this.read(m, 'premium', params);
   }
 
   private read(m: Market, series: CandleSeriesName, params: RawParams) {
@@ -57,6 +56,6 @@ export class FapiKlinesController {
       endTime: timeParam(params, 'endTime'),
       limit: limitParam(params, 500, 1500),
     };
-    return this.klines.candles(m.symbol, series, interval, query, Date.now());
+    return this.klines.rows(m, series, interval, query, Date.now());
   }
 }

@@ -1,7 +1,17 @@
-import { Injectable } from '@nestjs/common';
-import { type Candle, fillCandleGaps, firstBucketAtOrAfter, type KlineInterval } from '@perp/domain';
+import { Inject, Injectable } from '@nestjs/common';
+import { HOT_STORE, type HotStore } from '@perp/cache';
+import { readTicker } from '@perp/contracts';
+import {
+  bucketOpen,
+  type Candle,
+  fillCandleGaps,
+  firstBucketAtOrAfter,
+  type KlineInterval,
+  type KlineRow,
+  type Market,
+} from '@perp/domain';
 import { type CandleSeriesName, MarketDataRepository } from '@perp/persistence';
-import { candleOf } from './kline-views';
+import { candleOf, priceKlineRow, tradeKlineRow } from './kline-views';
 
 /** A kline request's window, as sent (times in ms). */
 export interface KlineQuery {
@@ -11,12 +21,59 @@ export interface KlineQuery {
 }
 
 /**
- * Candles of a series as Binance serves them: the stored buckets of the window (Binance's paging)
- * with every bucket in between filled flat at the previous close, up to now at most.
+ * How long an answer is reused for the same request. A new trade of the symbol ends it at once for
+ * last-price klines (the ticker's last trade id is part of the key); the price series, sampled a
+ * few times a second at most, may lag by this much.
+ */
+export const KLINE_CACHE_MS = 1000;
+const KLINE_CACHE_ENTRIES = 2000;
+
+interface Cached {
+  expires: number;
+  rows: Promise<KlineRow[]>;
+}
+
+/**
+ * Klines as Binance serves them: the stored buckets of the window (Binance's paging) with every
+ * bucket in between filled flat at the previous close, up to now at most; rendered rows of a
+ * request are reused for KLINE_CACHE_MS (concurrent identical requests share one read).
  */
 @Injectable()
 export class KlineReader {
-  constructor(private readonly md: MarketDataRepository) {}
+  private readonly cache = new Map<string, Cached>();
+
+  constructor(
+    private readonly md: MarketDataRepository,
+    @Inject(HOT_STORE) private readonly hot: HotStore,
+  ) {}
+
+  async rows(
+    m: Market,
+    series: CandleSeriesName,
+    interval: KlineInterval,
+    q: KlineQuery,
+    now: number,
+  ): Promise<KlineRow[]> {
+    const version = series === 'last' ? ((await readTicker(this.hot, m.symbol))?.lastTradeId ?? 0) : 0;
+    // The answer changes with the bucket now falls in (trailing flat candles), not within it.
+    const key = [
+      m.symbol,
+      series,
+      interval,
+      q.startTime,
+      q.endTime,
+      q.limit,
+      bucketOpen(interval, now),
+      version,
+    ].join('|');
+    const hit = this.cache.get(key);
+    if (hit && hit.expires > now) return hit.rows;
+    const render = series === 'last' ? (c: Candle) => tradeKlineRow(m, c) : priceKlineRow;
+    const rows = this.candles(m.symbol, series, interval, q, now).then((cs) => cs.map(render));
+    this.remember(key, { expires: now + KLINE_CACHE_MS, rows });
+    rows.catch(() => this.cache.delete(key));
+    return rows;
+  }
 
   async candles(
     symbol: string,
@@ -40,5 +97,12 @@ export class KlineReader {
       }
     }
     return fillCandleGaps(stored, interval, { startTime, endTime, limit, before });
+  }
+
+  private remember(key: string, entry: Cached): void {
+    this.cache.delete(key);
+    this.cache.set(key, entry);
+    // Oldest first in a Map: drop from the front once full.
+    if (this.cache.size > KLINE_CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
   }
 }

@@ -2,7 +2,7 @@ import { FapiError } from '@perp/contracts';
 import { applySample, applyTrade, Money } from '@perp/domain';
 import type { MarketAggTradeEntity, MarketTradeEntity } from '@perp/persistence';
 import { BTC } from '../../markets/market.fixture';
-import { depthView, sortDepth } from './depth-view';
+import { depthJson, depthView, sortDepth } from './depth-view';
 import { candleOf, priceKlineRow, tradeKlineRow } from './kline-views';
 import { aggTradesWindow, depthLimit, idParam, intervalParam, perpetualOnly } from './market-params';
 import { aggTradeView, publicTradeView } from './trade-views';
@@ -48,6 +48,7 @@ describe('depth views', () => {
         ['100.2', '0.001'],
         ['101.5', '3.000'],
       ],
+      levelsJson: new Map(),
     });
   });
 
@@ -61,6 +62,14 @@ describe('depth views', () => {
     });
     const empty = sortDepth(BTC, { seq: -1, time: 0, bids: [], asks: [] });
     expect(depthView(empty, 500, T0)).toEqual({ lastUpdateId: 0, E: T0, T: T0, bids: [], asks: [] });
+  });
+
+  it('serializes once per book and limit, the same JSON as the view', () => {
+    const book = sortDepth(BTC, projected);
+    for (const limit of [1, 5, 500])
+      expect(JSON.parse(depthJson(book, limit, T0 + 9))).toEqual(depthView(book, limit, T0 + 9));
+    expect([...book.levelsJson.keys()]).toEqual([1, 5, 500]);
+    expect(JSON.parse(depthJson(book, 1, T0 + 10)).E).toBe(T0 + 10);
   });
 });
 
