@@ -1,6 +1,7 @@
 import { bucketClose, bucketOpen, type KlineInterval, Money, nextBucketOpen } from '@perp/domain';
 import { type InProcessExchange, startInProcessExchange } from '@perp/exchange';
 import { createKey, http, json, type KeyPair, login, signed } from '@perp/testing';
+import ccxt from 'ccxt';
 import { Wallet } from 'ethers';
 
 const BTC = 'BTCUSDT';
@@ -266,6 +267,41 @@ describe('FAPI public market data after a known trade sequence (embedded exchang
       lastUpdateId: expect.any(Number),
     });
     expect(b.lastUpdateId).toBeGreaterThanOrEqual(trades[4]!.id);
+  });
+
+  it("ccxt's unified market-data methods read well-formed results", async () => {
+    const c = new ccxt.binanceusdm({ options: { fetchCurrencies: false } });
+    const api = c.urls['api'] as Record<string, string>;
+    for (const name of Object.keys(api))
+      if (name.startsWith('fapi')) api[name] = api[name]!.replace('https://fapi.binance.com', ex.url);
+    const SYM = 'BTC/USDT:USDT';
+    await c.loadMarkets();
+    const book = await c.fetchOrderBook(SYM);
+    expect(book.nonce).toEqual(expect.any(Number));
+    expect([...book.bids.map((l) => l[0]!)]).toEqual([...book.bids.map((l) => l[0]!)].sort((x, y) => y - x));
+    expect([...book.asks.map((l) => l[0]!)]).toEqual([...book.asks.map((l) => l[0]!)].sort((x, y) => x - y));
+    const fetched = await c.fetchTrades(SYM);
+    expect(fetched.map((t) => [t.price, t.amount, t.side])).toEqual([
+      [50000, 0.01, 'buy'],
+      [50010, 0.005, 'buy'],
+      [49990, 0.004, 'sell'],
+      [50010, 0.003, 'buy'],
+    ]);
+    const ohlcv = await c.fetchOHLCV(SYM, '1m', trades[0]!.time - 60_000, 10);
+    expect(ohlcv.length).toBeGreaterThan(0);
+    expect(ohlcv.every((k, i) => i === 0 || k[0]! > ohlcv[i - 1]![0]!)).toBe(true);
+    expect(ohlcv[0]!.slice(1, 6)).toEqual(expectedKlines(trades, '1m')[0]!.slice(1, 6).map(Number));
+    const ticker = await c.fetchTicker(SYM);
+    expect([ticker.last, ticker.vwap, ticker.baseVolume, ticker.quoteVolume]).toEqual([
+      50010, 50001.8, 0.022, 1100.04,
+    ]);
+    expect((await c.fetchBidsAsks([SYM]))[SYM]).toMatchObject({
+      bid: 49990,
+      ask: 50010,
+      bidVolume: 0.006,
+      askVolume: 0.012,
+    });
+    expect((await c.fetchLastPrices([SYM]))[SYM]).toMatchObject({ price: 50010 });
   });
 
   it('native GET /api/v1/markets carries the same 24 h figures', async () => {
