@@ -1,6 +1,5 @@
 import {
   type EntityManager,
-  LessThan,
   MoreThanOrEqual,
   type ObjectLiteral,
   type SelectQueryBuilder,
