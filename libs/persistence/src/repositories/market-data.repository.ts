@@ -1,9 +1,4 @@
-import {
-  type EntityManager,
-  MoreThanOrEqual,
-  type ObjectLiteral,
-  type SelectQueryBuilder,
-} from 'typeorm';
+import { type EntityManager, MoreThanOrEqual, type ObjectLiteral, type SelectQueryBuilder } from 'typeorm';
 import {
   type CandleSeriesName,
   MarketCandleEntity,

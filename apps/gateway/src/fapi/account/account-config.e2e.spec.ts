@@ -1,5 +1,6 @@
 import { type InProcessExchange, startInProcessExchange } from '@perp/exchange';
 import { authError, createKey, json, type KeyPair, login, signed } from '@perp/testing';
+import ccxt from 'ccxt';
 import { Wallet } from 'ethers';
 
 /** GET /fapi/v1/accountConfig and /fapi/v1/symbolConfig over HTTP, against the account's real state. */
@@ -101,5 +102,22 @@ describe('FAPI account configuration reads (embedded exchange)', () => {
       const r = await get(path, {}, nobody);
       expect([path, r.status, r.body]).toEqual([path, 401, authError('INVALID_API_KEY')]);
     }
+  });
+
+  it('ccxt binanceusdm: fetchLeverages and fetchMarginModes read symbolConfig', async () => {
+    // With keys, ccxt's loadMarkets also asks Binance's spot wallet for currencies: switched off.
+    const c = new ccxt.binanceusdm({
+      apiKey: key.api_key,
+      secret: key.secret_key,
+      options: { fetchCurrencies: false },
+    });
+    const api = c.urls['api'] as Record<string, string>;
+    for (const name of Object.keys(api))
+      if (name.startsWith('fapi')) api[name] = api[name]!.replace('https://fapi.binance.com', ex.url);
+    const leverages = await c.fetchLeverages(['BTC/USDT:USDT', 'SOL/USDT:USDT']);
+    expect(leverages['BTC/USDT:USDT']).toMatchObject({ longLeverage: 50, shortLeverage: 50 });
+    expect(leverages['SOL/USDT:USDT']).toMatchObject({ longLeverage: 10, marginMode: 'isolated' });
+    const modes = await c.fetchMarginModes(['ETH/USDT:USDT']);
+    expect(modes['ETH/USDT:USDT']).toMatchObject({ marginMode: 'isolated' });
   });
 });

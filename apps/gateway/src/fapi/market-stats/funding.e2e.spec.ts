@@ -5,6 +5,10 @@ import { MarketDataRepository, PERSISTENCE_DATA_SOURCE } from '@perp/persistence
 import { http, type HttpResponse } from '@perp/testing';
 import type { DataSource } from 'typeorm';
 
+/** Query parameters as sent (numbers in decimal). */
+const queryString = (q: Record<string, string | number>) =>
+  new URLSearchParams(Object.entries(q).map(([k, v]): [string, string] => [k, String(v)])).toString();
+
 const H = 3_600_000;
 const EIGHT_H = 8 * H;
 // Settled funding times: three past 8 h boundaries.
@@ -23,13 +27,10 @@ describe('FAPI premiumIndex, fundingRate, fundingInfo, openInterest (embedded ex
 
   let nextIp = 1;
   const get = (path: string, query: Record<string, string | number> = {}): Promise<HttpResponse> =>
-    http(
-      `${ex.url}/fapi/v1/${path}?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`,
-      {
-        // A client of its own per request, so the weight header is this request's weight.
-        headers: { 'x-forwarded-for': `10.7.${Math.floor(nextIp / 250)}.${nextIp++ % 250}` },
-      },
-    );
+    http(`${ex.url}/fapi/v1/${path}?${queryString(query)}`, {
+      // A client of its own per request, so the weight header is this request's weight.
+      headers: { 'x-forwarded-for': `10.7.${Math.floor(nextIp / 250)}.${nextIp++ % 250}` },
+    });
   const weight = (r: HttpResponse) => Number(r.headers['x-mbx-used-weight-1m']);
 
   beforeAll(async () => {

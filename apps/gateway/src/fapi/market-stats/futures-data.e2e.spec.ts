@@ -9,6 +9,10 @@ import {
 import { http, type HttpResponse } from '@perp/testing';
 import type { DataSource } from 'typeorm';
 
+/** Query parameters as sent (numbers in decimal). */
+const queryString = (q: Record<string, string | number>) =>
+  new URLSearchParams(Object.entries(q).map(([k, v]): [string, string] => [k, String(v)])).toString();
+
 const MIN = 60_000;
 const DAY = 24 * 60 * MIN;
 // Two days before today's open (UTC): every period's bucket opens there, and the window tests
@@ -62,7 +66,7 @@ describe('FAPI /futures/data (embedded exchange, seeded projections)', () => {
   let ex: InProcessExchange;
   const get = (path: string, query: Record<string, string | number> = {}, ip?: string) =>
     http(
-      `${ex.url}/futures/data/${path}?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`,
+      `${ex.url}/futures/data/${path}?${queryString(query)}`,
       ip ? { headers: { 'x-forwarded-for': ip } } : {},
     );
   const ok = async (r: Promise<HttpResponse>) => {
