@@ -102,9 +102,10 @@ export class KafkaSubscription implements Subscription {
         this.onJoin(payload.memberAssignment),
       );
       this.consumer.on(this.consumer.events.CRASH, ({ payload }) => {
-        this.logger.error(
-          `group ${this.groupId} consumer crashed (restart: ${payload.restart}): ${errorText(payload.error)}`,
-        );
+        // kafkajs restarts on a retriable error (a rebalance, a coordinator moving): expected.
+        const line = `group ${this.groupId} consumer crashed (restart: ${payload.restart}): ${errorText(payload.error)}`;
+        if (payload.restart) this.logger.log(line);
+        else this.logger.error(line);
         if (!payload.restart) {
           this.failed = true;
           this.settleJoin(payload.error);
