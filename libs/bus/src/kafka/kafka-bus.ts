@@ -71,6 +71,9 @@ interface Queued {
   reject: (e: unknown) => void;
 }
 
+/** A join the broker refused (a rebalance racing it, a coordinator not yet elected) is tried again. */
+const JOIN_RETRY: RetryOptions = { initialRetryTime: 500, maxRetryTime: 5_000, multiplier: 2, retries: 4 };
+
 /**
  * The log on Kafka (kafkajs). Works with Kafka 2.4+ and with librdkafka's mock cluster, so it uses
  * nothing the mock lacks: no idempotent producer, no transactions, topics may be auto-created.
@@ -79,9 +82,6 @@ interface Queued {
  * partition count). One produce request is in flight at a time, holding whatever queued meanwhile,
  * so publish order is log order without idempotence.
  */
-/** A join the broker refused (a rebalance racing it, a coordinator not yet elected) is tried again. */
-const JOIN_RETRY: RetryOptions = { initialRetryTime: 500, maxRetryTime: 5_000, multiplier: 2, retries: 4 };
-
 export class KafkaBus extends Bus {
   readonly kind = 'kafka' as const;
   private readonly logger: BusLogger;
