@@ -63,7 +63,8 @@ describe('cold start: the whole cluster at once on a fresh Kafka mock', () => {
     };
     const started = await Promise.allSettled(
       CLUSTER.map(async (app) => {
-        const a = await startAppProcess(app, env, 50_000);
+        // About 30 s on an idle 2-core machine; the bound leaves room for a loaded one.
+        const a = await startAppProcess(app, env, 90_000);
         apps.push(a);
         return a;
       }),
@@ -76,5 +77,5 @@ describe('cold start: the whole cluster at once on a fresh Kafka mock', () => {
     // Racing for topics and groups is expected on a cold start: nothing of it is an error.
     const errors = apps.flatMap((a) => a.output().split('\n')).filter((l) => l.includes('"level":"error"'));
     expect(errors).toEqual([]);
-  }, 90_000);
+  }, 150_000);
 });

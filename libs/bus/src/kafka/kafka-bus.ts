@@ -2,13 +2,11 @@ import { randomUUID } from 'node:crypto';
 import {
   type Admin,
   type Kafka,
-  KafkaJSNumberOfRetriesExceeded,
   type Message,
   Partitioners,
   type Producer,
   type RetryOptions,
 } from 'kafkajs';
-import createRetry from 'kafkajs/src/retry';
 import {
   Bus,
   BusClosedError,
@@ -72,7 +70,7 @@ interface Queued {
 }
 
 /** A join the broker refused (a rebalance racing it, a coordinator not yet elected) is tried again. */
-const JOIN_RETRY: RetryOptions = { initialRetryTime: 500, maxRetryTime: 5_000, multiplier: 2, retries: 4 };
+const JOIN_ATTEMPTS = 5;
 
 /**
  * The log on Kafka (kafkajs). Works with Kafka 2.4+ and with librdkafka's mock cluster, so it uses
@@ -169,33 +167,27 @@ export class KafkaBus extends Bus {
     if (!this.connected) throw new BusClosedError();
     for (const topic of options.topics) if (!this.partitioners.has(topic)) throw new UnknownTopicError(topic);
     // A join can fail on a broker's transient refusal (a rebalance racing the join, e.g. SyncGroup
-    // answered INVALID_REQUEST): retry it with a fresh member a few times before giving up.
-    try {
-      return await createRetry(JOIN_RETRY)(async (bail, retryCount) => {
-        const sub = new KafkaSubscription(
-          this.kafka!,
-          this.admin!,
-          options as SubscribeOptions,
-          this.options,
-          this.logger,
-        );
-        this.subscriptions.add(sub);
-        sub.onClose = () => this.subscriptions.delete(sub);
-        try {
-          await sub.start();
-          return sub;
-        } catch (e) {
-          await sub.close().catch(() => undefined);
-          if (e instanceof BusClosedError || !this.connected) bail(e as Error);
-          else
-            this.logger.log(
-              `group ${options.groupId}: join failed (${errorText(e)}); retrying (${retryCount + 1})`,
-            );
-          throw e;
-        }
-      });
-    } catch (e) {
-      throw e instanceof KafkaJSNumberOfRetriesExceeded ? (e.cause ?? e) : e;
+    // answered INVALID_REQUEST, which kafkajs marks not retriable, so its retrier does not fit):
+    // retry it with a fresh member a few times before giving up.
+    for (let attempt = 1; ; attempt++) {
+      const sub = new KafkaSubscription(
+        this.kafka!,
+        this.admin!,
+        options as SubscribeOptions,
+        this.options,
+        this.logger,
+      );
+      this.subscriptions.add(sub);
+      sub.onClose = () => this.subscriptions.delete(sub);
+      try {
+        await sub.start();
+        return sub;
+      } catch (e) {
+        await sub.close().catch(() => undefined);
+        if (e instanceof BusClosedError || !this.connected || attempt >= JOIN_ATTEMPTS) throw e;
+        this.logger.log(`group ${options.groupId}: join failed (${errorText(e)}); retrying (${attempt})`);
+        await new Promise((r) => setTimeout(r, 500 * attempt));
+      }
     }
   }
 

@@ -102,9 +102,11 @@ export class KafkaSubscription implements Subscription {
         this.onJoin(payload.memberAssignment),
       );
       this.consumer.on(this.consumer.events.CRASH, ({ payload }) => {
-        // kafkajs restarts on a retriable error (a rebalance, a coordinator moving): expected.
+        // Expected: kafkajs restarts on a retriable error (a rebalance, a coordinator moving), and
+        // a join that fails is retried by KafkaBus.subscribe. A member that dies later is an error.
         const line = `group ${this.groupId} consumer crashed (restart: ${payload.restart}): ${errorText(payload.error)}`;
-        if (payload.restart) this.logger.log(line);
+        const joining = this.joined !== undefined && !this.joined.done;
+        if (payload.restart || joining) this.logger.log(line);
         else this.logger.error(line);
         if (!payload.restart) {
           this.failed = true;
