@@ -22,7 +22,10 @@ export interface BusModuleOptions {
   /** Memory mode: journal to `<DATA_DIR>/bus` (default), elsewhere, or not at all. */
   journal?: boolean | Partial<JournalOptions>;
   /** Kafka mode: consumer tuning, topic creation, reply listener. */
-  kafka?: Pick<KafkaBusOptions, 'consumer' | 'createTopics' | 'eagerReplyListener' | 'maxBatch'>;
+  kafka?: Pick<
+    KafkaBusOptions,
+    'consumer' | 'createTopics' | 'provisioningRetry' | 'eagerReplyListener' | 'maxBatch'
+  >;
   retry?: KafkaBusOptions['retry'];
   logger?: BusLogger;
 }

@@ -6,3 +6,10 @@ export { MemoryBus, type MemoryBusOptions } from './memory/memory-bus';
 export type { FsyncPolicy, JournalOptions } from './memory/journal';
 export { KafkaBus, type KafkaBusOptions, type KafkaConsumerTuning } from './kafka/kafka-bus';
 export { BusModule, type BusModuleOptions, createBus } from './bus.module';
+export {
+  ensureTopics,
+  provisionTopics,
+  PROVISIONING_RETRY,
+  type TopicAdmin,
+  type TopicProvisioningOptions,
+} from './kafka/topic-provisioning';
