@@ -56,7 +56,8 @@ describe('GET /metrics of every app in a cluster (real processes, Kafka mock)', 
     await admin.connect();
     await admin.query(`CREATE DATABASE ${dbName}`);
     await admin.end();
-    const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/9';
+    // Its own database: the test flushes it, and other suites share TEST_REDIS_URL's.
+    const redisUrl = 'redis://127.0.0.1:6379/14';
     redis = new Redis(redisUrl);
     await redis.flushdb();
     const env = {
