@@ -6,6 +6,7 @@ import { AdminTokenGuard } from './admin/admin-token.guard';
 import { FapiAccountModule } from './fapi/account/fapi-account.module';
 import { FapiGeneralController } from './fapi/fapi-general.controller';
 import { FapiMarketModule } from './fapi/market/fapi-market.module';
+import { FapiMarketStatsModule } from './fapi/market-stats/market-stats.module';
 import { FapiOrdersController } from './fapi/orders/fapi-orders.controller';
 import { NativeMarketsController } from './native/markets.controller';
 import { NativeOpenApiModule } from './native/openapi/native-openapi.module';
@@ -21,6 +22,7 @@ import { RateLimitsModule } from './rate-limits';
     RiskClientModule,
     FapiAccountModule,
     FapiMarketModule,
+    FapiMarketStatsModule,
     NativeTradingModule,
     NativeOpenApiModule,
   ],

@@ -55,3 +55,4 @@ export {
   type OpenInterestRow,
 } from './open-interest-history';
 export { DepthBook, type DepthDelta, type DepthLevel, type DepthSnapshot } from './depth-book';
+export { fillForward, periodBuckets, type FilledBucket, type PeriodWindow } from './fill-forward';

@@ -280,6 +280,17 @@ export class MarketDataRepository {
     if (symbol !== undefined) qb.andWhere('f.symbol = :symbol', { symbol });
     return window(qb, 'f.funding_time', 'f.symbol', page);
   }
+
+  /** The latest settled funding rate of each symbol that has one (by symbol). */
+  latestFundingRates(): Promise<FundingRateEntity[]> {
+    return this.manager
+      .getRepository(FundingRateEntity)
+      .createQueryBuilder('f')
+      .distinctOn(['f.symbol'])
+      .orderBy('f.symbol')
+      .addOrderBy('f.funding_time', 'DESC')
+      .getMany();
+  }
 }
 
 /** Binance's paging: ascending from startTime, else the newest `limit` up to endTime, oldest first. */
