@@ -10,6 +10,17 @@ const order = {
   seq: z.number().int().nonnegative(),
 };
 const split = z.object({ open: decimal, close: decimal });
+/** One L2 level: [price, quantity], a zero quantity when the level is gone. */
+const level = z.tuple([decimal, decimal]);
+const bookSeq = z.number().int().nonnegative();
+const BOOK_DELTA_DOC = [
+  'L2 book delta: every price level whose aggregated resting quantity the command changed, with the',
+  'quantity now at the market\'s precision (zero, e.g. "0.000": the level is gone). One per command',
+  'that changed a level, after its order and trade events and before its book.top. A consumer keeps',
+  'a book from a depth snapshot whose lastUpdateId is a book seq: it drops deltas with',
+  'seq <= lastUpdateId; the first it applies must have prevSeq <= lastUpdateId, and each later one',
+  'prevSeq = the seq of the delta before (else a delta was missed: resynchronise).',
+].join(' ');
 
 /** Engine -> everyone, keyed by symbol; `seq` is the symbol's gap-free sequence number. */
 export const engineEvent = z.discriminatedUnion('type', [
@@ -57,6 +68,18 @@ export const engineEvent = z.discriminatedUnion('type', [
     askPrice: decimal,
     askQty: decimal,
   }),
+  z
+    .object({
+      ...envelope,
+      type: z.literal('book.delta'),
+      symbol,
+      seq: bookSeq.describe("the book's sequence after the command (Binance u)"),
+      firstSeq: bookSeq.describe("the sequence of the command's first event (Binance U)"),
+      prevSeq: bookSeq.describe('seq of the previous book.delta of the symbol, 0 for the first (Binance pu)'),
+      bids: z.array(level).describe('changed bid levels [price, quantity], best (highest) first'),
+      asks: z.array(level).describe('changed ask levels [price, quantity], best (lowest) first'),
+    })
+    .describe(BOOK_DELTA_DOC),
   z.object({
     ...envelope,
     type: z.literal('market.status'),
