@@ -30,6 +30,7 @@ export interface TouchedLevels {
   readonly touchedKey: Float64Array;
   readonly touchedBefore: Float64Array;
   readonly touchedCount: number;
+  readonly commands: number;
   /** The quantity at (side, price), found from `slot`, the level's slot when it was recorded. */
   qtyNow(slot: number, side: number, price: number): number;
 }
@@ -46,7 +47,8 @@ export interface TouchedLevels {
 export class LevelChanges implements BookLevelChangeLog {
   private cap = 16;
   private order: Int32Array = new Int32Array(this.cap);
-  private settled = true;
+  /** The command the settled columns are of. */
+  private settledAt = 0;
   private m = 0;
   private sSide: Uint8Array = new Uint8Array(this.cap);
   private sPrice: Float64Array = new Float64Array(this.cap);
@@ -54,13 +56,8 @@ export class LevelChanges implements BookLevelChangeLog {
 
   constructor(private readonly levels: TouchedLevels) {}
 
-  /** A new command: settle again on the next read. */
-  reset(): void {
-    this.settled = false;
-  }
-
   get count(): number {
-    if (!this.settled) this.settle();
+    if (this.settledAt !== this.levels.commands) this.settle();
     return this.m;
   }
   side(i: number): BookSide {
@@ -121,7 +118,7 @@ export class LevelChanges implements BookLevelChangeLog {
       m++;
     }
     this.m = m;
-    this.settled = true;
+    this.settledAt = levels.commands;
   }
 
   private grow(n: number): void {

@@ -44,6 +44,8 @@ export class PriceLevels {
   touchedKey: Float64Array = new Float64Array(16);
   touchedBefore: Float64Array = new Float64Array(16);
   touchedCount = 0;
+  /** Commands begun: LevelChanges settles again when it changes. */
+  commands = 0;
   /** The level recorded last in this command (NIL: none, or its slot may hold a new level). */
   private touched = NIL;
   /** The levels the last command changed, net. */
@@ -75,7 +77,7 @@ export class PriceLevels {
   beginCommand(): void {
     this.touched = NIL;
     this.touchedCount = 0;
-    this.changes.reset();
+    this.commands++;
   }
 
   /** Call before changing level l's quantity: records its quantity before the change. */
