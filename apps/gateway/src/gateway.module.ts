@@ -6,6 +6,7 @@ import { AdminMarketsController } from './admin/admin-markets.controller';
 import { AdminTokenGuard } from './admin/admin-token.guard';
 import { FapiAccountModule } from './fapi/account/fapi-account.module';
 import { FapiGeneralController } from './fapi/fapi-general.controller';
+import { FapiMarketStatsModule } from './fapi/market-stats/market-stats.module';
 import { FapiOrdersController } from './fapi/orders/fapi-orders.controller';
 import { FapiTickerController } from './fapi/fapi-ticker.controller';
 import { NativeMarketsController } from './native/markets.controller';
@@ -22,6 +23,7 @@ import { RateLimitsModule } from './rate-limits';
     RateLimitsModule,
     RiskClientModule,
     FapiAccountModule,
+    FapiMarketStatsModule,
     NativeTradingModule,
     NativeOpenApiModule,
   ],

@@ -1,13 +1,24 @@
 import { Module } from '@nestjs/common';
 import { BookTopProjector } from './book-top/book-top.projector';
 import { OpenInterestProjector } from './open-interest/open-interest.projector';
+import { PriceCandlesProjector } from './public-market/price-candles.projector';
+import { PublicMarketProjector } from './public-market/public-market.projector';
 import { SimulatedPriceFeed } from './prices/simulated-price-feed';
 
 /**
- * The market-data projections of the engine-events log into the hot store: open interest per
- * symbol and the book's top; and the simulated index-price feed (PRICE_SOURCE=simulated).
+ * The market-data projections: public trades, aggregated trades, candles, tickers, the L2 book and
+ * futures-data statistics (Postgres and the hot store); open interest per symbol and the book's top
+ * (hot store); index and mark candles; and the simulated index-price feed (PRICE_SOURCE=simulated).
  * Consumers and producers, so only the market-data process (and the embedded exchange) import
- * this; readers such as the gateway use `readOpenInterest` / `readBookTop`.
+ * this; readers such as the gateway use the readers in @perp/contracts and @perp/persistence.
  */
-@Module({ providers: [OpenInterestProjector, BookTopProjector, SimulatedPriceFeed] })
+@Module({
+  providers: [
+    OpenInterestProjector,
+    BookTopProjector,
+    PublicMarketProjector,
+    PriceCandlesProjector,
+    SimulatedPriceFeed,
+  ],
+})
 export class MarketDataProjectionsModule {}

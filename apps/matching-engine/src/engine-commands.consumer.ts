@@ -16,10 +16,12 @@ import {
 import { MarketRegistry } from '@perp/domain';
 import { MarketsProjection, snapshotPolicyFromEnv } from '@perp/infrastructure';
 import { ShardSnapshotRepository } from '@perp/persistence';
+import { Metrics } from '@perp/runtime';
 import { MarketAdmin, MarketAdminError } from './markets/market-admin';
 import type { CommandOutput } from './shard/book-commands';
 import { ALREADY_APPLIED } from './shard/engine-replies';
 import { EngineShard } from './shard/engine-shard';
+import { sampleBooks } from './engine-metrics';
 
 type ReplyBody = Omit<Reply, 'correlationId' | 'time'>;
 
@@ -41,8 +43,10 @@ export class EngineCommandsConsumer implements OnApplicationBootstrap, OnModuleD
     private readonly marketAdmin: MarketAdmin,
     registry: MarketRegistry,
     @Optional() snapshots?: ShardSnapshotRepository,
+    @Optional() private readonly metrics?: Metrics,
   ) {
     this.shard = new EngineShard(bus, registry, snapshots, snapshotPolicyFromEnv('ENGINE'));
+    if (metrics) sampleBooks(metrics, this.shard, registry);
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -92,9 +96,13 @@ export class EngineCommandsConsumer implements OnApplicationBootstrap, OnModuleD
             if (cmd.type === 'market.add' || cmd.type === 'market.status') {
               await flush();
               reply = await this.marketCommand(m, cmd, emit);
+              this.metrics?.engineCommandApplied(cmd.type);
             } else {
               const out = this.shard.apply(m, cmd);
-              if (out) emit(out);
+              if (out) {
+                emit(out);
+                this.metrics?.engineCommandApplied(cmd.type);
+              }
               reply = out ? out.reply : ALREADY_APPLIED;
             }
           } catch (e) {

@@ -7,11 +7,12 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { join } from 'node:path';
-import { type AppConfig, Readiness } from '@perp/runtime';
+import { type AppConfig, Metrics, Readiness } from '@perp/runtime';
 import { Bus, type BusLogger } from './bus';
 import { KafkaBus, type KafkaBusOptions } from './kafka/kafka-bus';
 import type { JournalOptions } from './memory/journal';
 import { MemoryBus } from './memory/memory-bus';
+import { ObservedBus } from './observed-bus';
 
 export interface BusModuleOptions {
   /** Topic name -> partition count (libs/contracts has the deployment's). */
@@ -21,7 +22,10 @@ export interface BusModuleOptions {
   /** Memory mode: journal to `<DATA_DIR>/bus` (default), elsewhere, or not at all. */
   journal?: boolean | Partial<JournalOptions>;
   /** Kafka mode: consumer tuning, topic creation, reply listener. */
-  kafka?: Pick<KafkaBusOptions, 'consumer' | 'createTopics' | 'eagerReplyListener' | 'maxBatch'>;
+  kafka?: Pick<
+    KafkaBusOptions,
+    'consumer' | 'createTopics' | 'provisioningRetry' | 'eagerReplyListener' | 'maxBatch'
+  >;
   retry?: KafkaBusOptions['retry'];
   logger?: BusLogger;
 }
@@ -62,7 +66,8 @@ class BusShutdown implements OnApplicationShutdown {
 
 /**
  * Provides the connected `Bus` (inject it by its class) for the whole application: memory (journaled
- * under DATA_DIR) or Kafka, as BUS says. Registers readiness check "bus"; closes on shutdown.
+ * under DATA_DIR) or Kafka, as BUS says. Registers readiness check "bus"; reports its consumers'
+ * batch sizes and lag to the application's Metrics; closes on shutdown.
  */
 @Global()
 @Module({})
@@ -73,9 +78,13 @@ export class BusModule {
       providers: [
         {
           provide: Bus,
-          inject: [{ token: Readiness, optional: true }],
-          useFactory: async (readiness?: Readiness) => {
-            const bus = createBus(config, options);
+          inject: [
+            { token: Readiness, optional: true },
+            { token: Metrics, optional: true },
+          ],
+          useFactory: async (readiness?: Readiness, metrics?: Metrics) => {
+            const adapter = createBus(config, options);
+            const bus = metrics ? new ObservedBus(adapter, metrics.consumers) : adapter;
             readiness?.register('bus', () => bus.isConnected());
             await bus.connect();
             return bus;

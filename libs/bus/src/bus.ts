@@ -121,8 +121,19 @@ export interface BusLogger {
   debug?(message: string): void;
 }
 
+/** No reply in time. */
 export class BusTimeoutError extends Error {
   override readonly name = 'BusTimeoutError';
+  constructor(
+    message: string,
+    /**
+     * The request was handed to the log before the deadline, so it may have taken effect (or still
+     * may): its outcome is unknown. False: it was never sent and never will be.
+     */
+    readonly published = false,
+  ) {
+    super(message);
+  }
 }
 
 export class UnknownTopicError extends Error {
@@ -183,7 +194,9 @@ export abstract class Bus {
 
   /**
    * Publishes a command with a correlation id and reply-to header and waits for the reply; rejects
-   * with BusTimeoutError after `timeoutMs`. A reply arriving later is dropped.
+   * with BusTimeoutError after `timeoutMs` (its `published` tells whether the command may still
+   * take effect), or with the publish's error when the log refused it. A reply arriving later is
+   * dropped.
    */
   abstract request<TReply = unknown>(
     topic: string,

@@ -4,6 +4,7 @@ interface Pending {
   resolve: (m: BusMessage<never>) => void;
   reject: (e: Error) => void;
   timer: NodeJS.Timeout;
+  published: boolean;
 }
 
 /** Requests waiting for their reply, by correlation id. */
@@ -14,10 +15,17 @@ export class PendingReplies {
   wait<T>(correlationId: string, timeoutMs: number, what: string): Promise<BusMessage<T>> {
     return new Promise<BusMessage<T>>((resolve, reject) => {
       const timer = setTimeout(() => {
+        const published = this.pending.get(correlationId)?.published ?? false;
         this.pending.delete(correlationId);
-        reject(new BusTimeoutError(`no reply to ${what} within ${timeoutMs} ms`));
+        const state = published ? 'published, outcome unknown' : 'never published';
+        reject(new BusTimeoutError(`no reply to ${what} within ${timeoutMs} ms (${state})`, published));
       }, timeoutMs);
-      this.pending.set(correlationId, { resolve: resolve as Pending['resolve'], reject, timer });
+      this.pending.set(correlationId, {
+        resolve: resolve as Pending['resolve'],
+        reject,
+        timer,
+        published: false,
+      });
     });
   }
 
@@ -29,6 +37,17 @@ export class PendingReplies {
     this.pending.delete(id!);
     clearTimeout(p.timer);
     p.resolve(message as BusMessage<never>);
+    return true;
+  }
+
+  /**
+   * The request is being handed to the log: from here a timeout cannot say it did not happen.
+   * False when it already timed out (the caller must not send it then).
+   */
+  publishing(correlationId: string): boolean {
+    const p = this.pending.get(correlationId);
+    if (!p) return false;
+    p.published = true;
     return true;
   }
 

@@ -16,6 +16,7 @@ import {
   ApiKeyRepository,
   ShardSnapshotRepository,
   IncomeRepository,
+  MarketDataRepository,
   OrderRepository,
   ProcessedOffsetRepository,
   TradeRepository,
@@ -36,6 +37,7 @@ export const REPOSITORIES = [
   OrderRepository,
   TradeRepository,
   IncomeRepository,
+  MarketDataRepository,
 ] as const;
 
 @Injectable()

@@ -2,3 +2,4 @@ export * from './free-port';
 export * from './exchange-process';
 export * from './http-client';
 export * from './kafka-mock';
+export * from './prometheus-text';

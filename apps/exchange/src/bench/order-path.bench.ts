@@ -7,8 +7,8 @@
  * reason when unreachable). Two users are funded and keyed over HTTP and run the order flow of
  * signed-orders.ts (A buys and B sells LIMIT GTC at one price, plus place-and-cancel, each request
  * signed as it is sent): closed loop at 1 and 32 connections (autocannon), paced at a fixed rate (an
- * even open-loop schedule, and autocannon's `overallRate`), then public reads (`exchangeInfo`,
- * `ticker/24hr`) at 32 connections. The bare server gets the very same signed requests (same client
+ * even open-loop schedule, and autocannon's `overallRate`), then public reads (`exchangeInfo`, and
+ * the market data: `ticker/24hr`, `depth`, `bookTicker`, `klines`) at 32 connections. The bare server gets the very same signed requests (same client
  * work per request) and plain GETs. Latencies are per request, in ms; req/s counts 2xx answers.
  *
  * Figures are never enforced. The run fails (exit 1) only when something breaks: a server does not
@@ -45,6 +45,17 @@ const SYMBOL = 'BTCUSDT';
 const MIX: OrderMix = { symbol: SYMBOL, price: '65000', restingPrice: '60000', quantity: '0.001' };
 const EXCHANGE_INFO = '/fapi/v1/exchangeInfo';
 const TICKER = `/fapi/v1/ticker/24hr?symbol=${SYMBOL}`;
+/** Market-data reads served from the projections (issue 12's target: 80 % of the bare server). */
+const MARKET_READS = [
+  ['ticker.c32', 'GET ticker/24hr, 32 conn', TICKER],
+  ['depth.c32', 'GET depth limit 100, 32 conn', `/fapi/v1/depth?symbol=${SYMBOL}&limit=100`],
+  ['bookTicker.c32', 'GET ticker/bookTicker, 32 conn', `/fapi/v1/ticker/bookTicker?symbol=${SYMBOL}`],
+  [
+    'klines.c32',
+    'GET klines 1m limit 100, 32 conn',
+    `/fapi/v1/klines?symbol=${SYMBOL}&interval=1m&limit=100`,
+  ],
+] as const;
 
 const T0 = Date.now();
 const log = (s: string) => process.stderr.write(`[${((Date.now() - T0) / 1000).toFixed(1)} s] ${s}\n`);
@@ -169,7 +180,8 @@ async function exchangeRows(server: ServerKind, repoRoot: string, databaseUrl?: 
     await pushIndexPrice(ex.url, BENCH_ADMIN_TOKEN, SYMBOL, MIX.price);
     const statuses = await checkOrderFlow(ex.url, new OrderFlow(MIX, a, b, `${server[0]}check`));
     log(`  order flow accepted (statuses ${statuses.join(' ')})`);
-    if (server === 'embedded') for (const path of [EXCHANGE_INFO, TICKER]) await checkRead(ex.url, path);
+    if (server === 'embedded')
+      for (const path of [EXCHANGE_INFO, ...MARKET_READS.map((r) => r[2])]) await checkRead(ex.url, path);
 
     await flowCannon(ex.url, MANY, WARM_SECONDS, new OrderFlow(MIX, a, b, `${server[0]}warm`));
     await waitUntilIdle(ex.url, [a, b], SYMBOL);
@@ -178,7 +190,7 @@ async function exchangeRows(server: ServerKind, repoRoot: string, databaseUrl?: 
       rows.push(
         await readRow(server, 'exchangeInfo.c32', 'GET exchangeInfo, 32 conn', ex.url, EXCHANGE_INFO),
       );
-      rows.push(await readRow(server, 'ticker.c32', 'GET ticker/24hr, 32 conn', ex.url, TICKER));
+      for (const [id, label, path] of MARKET_READS) rows.push(await readRow(server, id, label, ex.url, path));
     }
     return rows;
   } catch (e) {

@@ -29,6 +29,9 @@ describe('benchmark report', () => {
     row('embedded.orders.paced', 1000, { p50Ms: 1.5, p99Ms: 12 }),
     row('embedded.exchangeInfo.c32', 12800),
     row('embedded.ticker.c32', 14000),
+    row('embedded.depth.c32', 13000),
+    row('embedded.bookTicker.c32', 12000),
+    row('embedded.klines.c32', 9600),
   ];
 
   it('compares each row with the bare row of the same shape', () => {
@@ -37,6 +40,9 @@ describe('benchmark report', () => {
       'embedded.orders.c32': 0.45,
       'embedded.exchangeInfo.c32': 0.8,
       'embedded.ticker.c32': 0.875,
+      'embedded.depth.c32': 0.8125,
+      'embedded.bookTicker.c32': 0.75,
+      'embedded.klines.c32': 0.6,
     });
     expect(table(rows)).toContain('45.0 %');
   });
@@ -48,6 +54,7 @@ describe('benchmark report', () => {
       pacedP99AtMost10ms: false,
       oneConnectionP50AtMost1ms: true,
       readsAtLeast80PctOfBare: true,
+      marketDataAtLeast80PctOfBare: false,
     });
     expect(targets(rows.slice(0, 3), false)).toEqual({
       ordersC32AtLeast40PctOfBare: null,
@@ -55,6 +62,7 @@ describe('benchmark report', () => {
       pacedP99AtMost10ms: null,
       oneConnectionP50AtMost1ms: null,
       readsAtLeast80PctOfBare: null,
+      marketDataAtLeast80PctOfBare: null,
     });
   });
 

@@ -43,6 +43,9 @@ export const BASELINE_OF: Record<string, string> = {
   'postgres.orders.c32': 'bare.orders.c32',
   'embedded.exchangeInfo.c32': 'bare.get.c32',
   'embedded.ticker.c32': 'bare.get.c32',
+  'embedded.depth.c32': 'bare.get.c32',
+  'embedded.bookTicker.c32': 'bare.get.c32',
+  'embedded.klines.c32': 'bare.get.c32',
 };
 
 export function ratios(rows: Row[]): Record<string, number | null> {
@@ -60,6 +63,7 @@ export function targets(rows: Row[], full: boolean) {
   const paced = row('embedded.orders.paced');
   const one = row('embedded.orders.c1');
   const reads = [r['embedded.exchangeInfo.c32'], r['embedded.ticker.c32']];
+  const marketData = ['ticker', 'depth', 'bookTicker', 'klines'].map((k) => r[`embedded.${k}.c32`]);
   const atLeast = (x: number | null | undefined, min: number) => (x == null ? null : x >= min);
   return {
     ordersC32AtLeast40PctOfBare: atLeast(r['embedded.orders.c32'], 0.4),
@@ -68,6 +72,9 @@ export function targets(rows: Row[], full: boolean) {
     pacedP99AtMost10ms: full && paced ? paced.p99Ms <= 10 : null,
     oneConnectionP50AtMost1ms: one ? one.p50Ms <= 1 : null,
     readsAtLeast80PctOfBare: reads.every((x) => x != null) ? reads.every((x) => (x as number) >= 0.8) : null,
+    marketDataAtLeast80PctOfBare: marketData.every((x) => x != null)
+      ? marketData.every((x) => (x as number) >= 0.8)
+      : null,
   };
 }
 

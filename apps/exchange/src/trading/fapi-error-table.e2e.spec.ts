@@ -230,12 +230,12 @@ describe('FAPI error tables, row by row', () => {
     }
   });
 
-  it('the order service does not answer: 500 -1001', async () => {
+  it('the order service does not answer a sent order: 503 -1007, its outcome unknown', async () => {
     await ex.app.get(RiskCommandsConsumer).onModuleDestroy();
     const r = await order(t, {});
     expect({ status: r.status, body: r.body }).toEqual({
-      status: 500,
-      body: { code: -1001, msg: expect.any(String) },
+      status: 503,
+      body: { code: -1007, msg: expect.stringContaining('execution status unknown') },
     });
   });
 });

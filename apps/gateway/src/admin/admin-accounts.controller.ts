@@ -7,7 +7,7 @@ import { MarketRegistry, Money, parseDecimal } from '@perp/domain';
 import { AdminAuditRepository, UserRepository } from '@perp/persistence';
 import { APP_CONFIG, type AppConfig } from '@perp/runtime';
 import { nativeMarket } from '../markets/market-lookup';
-import { nativeRefusalOf } from '../outcomes/native-outcomes';
+import { nativeRefusalOf, nativeUnanswered } from '../outcomes/native-outcomes';
 import { RiskClient, type RiskOutcome } from '../risk/risk-client';
 import { AdminTokenGuard } from './admin-token.guard';
 
@@ -130,8 +130,7 @@ export class AdminAccountsController {
 
   private answer(outcome: RiskOutcome): unknown {
     if (outcome.ok) return outcome.result;
-    if ('unavailable' in outcome)
-      throw new NativeError('SERVICE_UNAVAILABLE', 'the risk service did not answer in time');
+    if ('unavailable' in outcome) throw nativeUnanswered(outcome.published);
     throw nativeRefusalOf(outcome.error);
   }
 }

@@ -57,3 +57,17 @@ export function fapiOutcome(reason: OutcomeReason): { code: number; status: numb
 export function fapiRefusal(error: Pick<OutcomeError, 'reason' | 'msg'>): FapiError {
   return new FapiError(FAPI_OUTCOMES[error.reason], error.msg);
 }
+
+/** Binance's words for -1007. */
+export const FAPI_TIMEOUT_MESSAGE =
+  'Timeout waiting for response from backend server. Send status unknown; execution status unknown.';
+
+/**
+ * No answer in time: -1007 (HTTP 503) when the command reached the log, so it may have been
+ * executed; -1001 when it never did, so it was not.
+ */
+export function fapiUnanswered(published: boolean): FapiError {
+  return published
+    ? new FapiError('TIMEOUT', FAPI_TIMEOUT_MESSAGE)
+    : new FapiError('DISCONNECTED', 'Internal error; the order service could not be reached.');
+}

@@ -60,6 +60,22 @@ export function nativeRefusalOf(error: OutcomeError, symbol?: string): NativeErr
   return new NativeError(code, NATIVE_MESSAGES[error.reason] ?? error.msg);
 }
 
+/**
+ * No answer from `service` in time: EXECUTION_STATUS_UNKNOWN (503) when the command reached the
+ * log, so it may have been executed; SERVICE_UNAVAILABLE (503) when it never did.
+ */
+export function nativeUnanswered(published: boolean, service = 'the risk service'): NativeError {
+  return published
+    ? new NativeError(
+        'EXECUTION_STATUS_UNKNOWN',
+        `${service} did not answer in time; the command was sent and its outcome is unknown: look it up before sending it again`,
+      )
+    : new NativeError(
+        'SERVICE_UNAVAILABLE',
+        `${service} could not be reached; nothing was sent: retry later`,
+      );
+}
+
 /** OI_CAP_EXCEEDED's message: machine-readable `key=value` pairs after a sentence. */
 export function oiCapMessage(symbol: string, d: OiCapDetails): string {
   const n = (v: string) => new Money(v).toFixed();

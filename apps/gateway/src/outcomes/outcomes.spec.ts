@@ -1,6 +1,6 @@
 import type { OutcomeReason } from '@perp/contracts';
-import { fapiOutcome, fapiRefusal } from './fapi-outcomes';
-import { NATIVE_OUTCOMES, nativeRefusalOf } from './native-outcomes';
+import { fapiOutcome, fapiRefusal, fapiUnanswered } from './fapi-outcomes';
+import { NATIVE_OUTCOMES, nativeRefusalOf, nativeUnanswered } from './native-outcomes';
 
 /** The refusals a FAPI client can meet, with the spec's code and HTTP status (spec: Errors, New Order rules). */
 const FAPI_ROWS: [OutcomeReason, number, number][] = [
@@ -70,5 +70,22 @@ describe('native outcomes', () => {
     expect(nativeRefusalOf({ reason: 'MARGIN_INSUFFICIENT', msg: 'margin 5 above 1' }).message).toBe(
       'available balance is too low',
     );
+  });
+});
+
+describe('no answer in time', () => {
+  it("a sent command: the outcome is unknown (FAPI -1007 with Binance's words, native EXECUTION_STATUS_UNKNOWN), HTTP 503", () => {
+    const f = fapiUnanswered(true);
+    expect([f.code, f.status, f.message]).toEqual([
+      -1007,
+      503,
+      'Timeout waiting for response from backend server. Send status unknown; execution status unknown.',
+    ]);
+    expect(nativeUnanswered(true)).toMatchObject({ code: 'EXECUTION_STATUS_UNKNOWN', status: 503 });
+  });
+
+  it('a command the log never took: not executed (FAPI -1001, native SERVICE_UNAVAILABLE)', () => {
+    expect(fapiUnanswered(false)).toMatchObject({ code: -1001, status: 500 });
+    expect(nativeUnanswered(false)).toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503 });
   });
 });

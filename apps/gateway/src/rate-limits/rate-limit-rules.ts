@@ -222,8 +222,13 @@ export const PUBLIC_WEIGHTS: Readonly<Record<string, CountRule>> = {
   '/fapi/v1/premiumIndex': bySymbol(1, 10),
   '/fapi/v1/openInterest': 1,
   '/fapi/v1/fundingRate': 1,
+  // Binance: weight 0, sharing fundingRate's own 500 / 5 min limit; here it weighs as fundingRate.
+  '/fapi/v1/fundingInfo': 1,
   '/fapi/v1/klines': klinesWeight,
+  // The spec: "futures data endpoints 1".
   '/futures/data/topLongShortAccountRatio': 1,
+  '/futures/data/topLongShortPositionRatio': 1,
+  '/futures/data/globalLongShortAccountRatio': 1,
   '/futures/data/openInterestHist': 1,
   '/futures/data/takerlongshortRatio': 1,
 };

@@ -1,12 +1,14 @@
-import { FapiError, type OrderRecord } from '@perp/contracts';
-import { fapiRefusal } from '../outcomes/fapi-outcomes';
+import type { OrderRecord } from '@perp/contracts';
+import { fapiRefusal, fapiUnanswered } from '../outcomes/fapi-outcomes';
 import type { RiskOutcome } from './risk-client';
 
-/** A risk or engine answer on FAPI: the result, or the FapiError of its reason (DISCONNECTED when none came). */
+/**
+ * A risk or engine answer on FAPI: the result, or the FapiError of its reason; when none came in
+ * time, -1007 (outcome unknown) or -1001 (never sent).
+ */
 export function fapiResult(outcome: RiskOutcome): unknown {
   if (outcome.ok) return outcome.result;
-  if ('unavailable' in outcome)
-    throw new FapiError('DISCONNECTED', 'Internal error; the order service did not answer in time.');
+  if ('unavailable' in outcome) throw fapiUnanswered(outcome.published);
   throw fapiRefusal(outcome.error);
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Bus, BusTimeoutError } from '@perp/bus';
 import { type MessageBody, type OutcomeError, type Reply, type RiskCommand, TOPICS } from '@perp/contracts';
 import { APP_CONFIG, type AppConfig } from '@perp/runtime';
@@ -7,8 +7,14 @@ import { APP_CONFIG, type AppConfig } from '@perp/runtime';
 /** The commands a client sends for one user (prices and engine-event copies come from the router). */
 export type RiskCommandBody = MessageBody<Exclude<RiskCommand, { type: 'price.mark' | 'engine.event' }>>;
 
+/**
+ * The answer, a refusal, or none in time (`unavailable`): then `published` says whether the command
+ * reached the log, where it may still take effect (the outcome is unknown), or never did.
+ */
 export type RiskOutcome =
-  { ok: true; result: unknown } | { ok: false; error: OutcomeError } | { ok: false; unavailable: true };
+  | { ok: true; result: unknown }
+  | { ok: false; error: OutcomeError }
+  | { ok: false; unavailable: true; published: boolean };
 
 /**
  * Sends a command to the risk shard owning the user (keyed by address) and waits for its answer:
@@ -16,6 +22,8 @@ export type RiskOutcome =
  */
 @Injectable()
 export class RiskClient {
+  private readonly logger = new Logger('RiskClient');
+
   constructor(
     private readonly bus: Bus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -32,8 +40,12 @@ export class RiskClient {
         })
       ).value;
     } catch (e) {
-      if (e instanceof BusTimeoutError) return { ok: false, unavailable: true };
-      throw e;
+      if (e instanceof BusTimeoutError) return { ok: false, unavailable: true, published: e.published };
+      // The log refused the command: it never reached risk.
+      this.logger.warn(
+        `${cmd.type} for ${body.user} not published: ${e instanceof Error ? e.message : String(e)}`,
+      );
+      return { ok: false, unavailable: true, published: false };
     }
     if (reply.ok) return { ok: true, result: reply.result };
     return { ok: false, error: reply.error ?? { reason: 'INTERNAL_ERROR', msg: 'refused without a reason' } };

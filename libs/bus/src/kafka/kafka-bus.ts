@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import {
   type Admin,
-  Kafka,
-  type LogEntry,
-  logLevel,
+  type Kafka,
   type Message,
   Partitioners,
   type Producer,
+  type RetryOptions,
 } from 'kafkajs';
 import {
   Bus,
@@ -28,7 +27,9 @@ import {
 import { busLogger, errorText } from '../logger';
 import { KeyPartitioner } from '../partitioner';
 import { PendingReplies } from '../pending-replies';
+import { createKafka } from './kafka-client';
 import { KafkaSubscription, tpKey } from './kafka-subscription';
+import { ensureTopics } from './topic-provisioning';
 
 export interface KafkaConsumerTuning {
   /** Real brokers refuse less than group.min.session.timeout.ms (6 s by default). */
@@ -50,9 +51,11 @@ export interface KafkaBusOptions extends BusConfig {
   /**
    * Create missing topics with the configured partition counts and grow smaller ones (admin API).
    * Where that is refused (the librdkafka mock cluster) topics are auto-created by metadata requests.
-   * Default true.
+   * Default true. False: topics are provisioned apart (`provisionTopics`) and connect() waits for them.
    */
   createTopics?: boolean;
+  /** Backoff and bound of connect()'s wait for the topics (default PROVISIONING_RETRY). */
+  provisioningRetry?: RetryOptions;
   /** Join the reply-topic listener in connect() instead of on the first request. */
   eagerReplyListener?: boolean;
   /** Most messages in one produce request. */
@@ -66,6 +69,9 @@ interface Queued {
   reject: (e: unknown) => void;
 }
 
+/** A join the broker refused (a rebalance racing it, a coordinator not yet elected) is tried again. */
+const JOIN_ATTEMPTS = 5;
+
 /**
  * The log on Kafka (kafkajs). Works with Kafka 2.4+ and with librdkafka's mock cluster, so it uses
  * nothing the mock lacks: no idempotent producer, no transactions, topics may be auto-created.
@@ -74,8 +80,6 @@ interface Queued {
  * partition count). One produce request is in flight at a time, holding whatever queued meanwhile,
  * so publish order is log order without idempotence.
  */
-const JOIN_ATTEMPTS = 5;
-
 export class KafkaBus extends Bus {
   readonly kind = 'kafka' as const;
   private readonly logger: BusLogger;
@@ -102,21 +106,10 @@ export class KafkaBus extends Bus {
 
   async connect(): Promise<void> {
     if (this.connected) return;
-    const logger = this.logger;
-    this.kafka = new Kafka({
-      clientId: this.options.clientId,
+    this.kafka = createKafka({
       brokers: this.options.brokers,
-      connectionTimeout: 3_000,
-      retry: { initialRetryTime: 100, retries: 8 },
-      // kafkajs logs every rebalance and reconnect as warn/info: only its errors reach our log.
-      logLevel: logLevel.WARN,
-      logCreator:
-        () =>
-        ({ level, label, log }: LogEntry) => {
-          const line = `kafkajs ${label} ${log.message}${log.error ? `: ${String(log.error)}` : ''}`;
-          if (level === logLevel.ERROR) logger.error(line);
-          else logger.debug?.(line);
-        },
+      clientId: this.options.clientId,
+      logger: this.logger,
     });
     this.admin = this.kafka.admin();
     await this.admin.connect();
@@ -174,7 +167,8 @@ export class KafkaBus extends Bus {
     if (!this.connected) throw new BusClosedError();
     for (const topic of options.topics) if (!this.partitioners.has(topic)) throw new UnknownTopicError(topic);
     // A join can fail on a broker's transient refusal (a rebalance racing the join, e.g. SyncGroup
-    // answered INVALID_REQUEST): retry it with a fresh member a few times before giving up.
+    // answered INVALID_REQUEST, which kafkajs marks not retriable, so its retrier does not fit):
+    // retry it with a fresh member a few times before giving up.
     for (let attempt = 1; ; attempt++) {
       const sub = new KafkaSubscription(
         this.kafka!,
@@ -191,7 +185,7 @@ export class KafkaBus extends Bus {
       } catch (e) {
         await sub.close().catch(() => undefined);
         if (e instanceof BusClosedError || !this.connected || attempt >= JOIN_ATTEMPTS) throw e;
-        this.logger.warn(`group ${options.groupId}: join failed (${errorText(e)}); retrying (${attempt})`);
+        this.logger.log(`group ${options.groupId}: join failed (${errorText(e)}); retrying (${attempt})`);
         await new Promise((r) => setTimeout(r, 500 * attempt));
       }
     }
@@ -213,7 +207,7 @@ export class KafkaBus extends Bus {
       try {
         // The listener is positioned before the request goes out, so the reply cannot slip past it.
         await this.replyListener(replyTopic);
-        if (!this.replies.has(correlationId)) return; // timed out meanwhile: do not send it late
+        if (!this.replies.publishing(correlationId)) return; // timed out meanwhile: do not send it late
         await this.publish(topic, key, value, {
           ...options.headers,
           [HEADER_CORRELATION_ID]: correlationId,
@@ -310,35 +304,12 @@ export class KafkaBus extends Bus {
   }
 
   private async ensureTopics(): Promise<void> {
-    const admin = this.admin!;
-    const wanted = Object.entries(this.options.topics);
-    if (!wanted.length) return;
-    const create = this.options.createTopics ?? true;
-    if (create) {
-      try {
-        await admin.createTopics({
-          topics: wanted.map(([topic, numPartitions]) => ({ topic, numPartitions })),
-          waitForLeaders: true,
-        });
-      } catch (e) {
-        this.logger.debug?.(`createTopics refused (${errorText(e)}): relying on auto-creation`);
-      }
-    }
-    const counts = async () => {
-      const md = await admin.fetchTopicMetadata({ topics: wanted.map(([t]) => t) });
-      return new Map(md.topics.map((t) => [t.name, t.partitions.length]));
-    };
-    let actual = await counts();
-    const short = wanted.filter(([t, n]) => (actual.get(t) ?? 0) < n);
-    if (create && short.length) {
-      try {
-        await admin.createPartitions({ topicPartitions: short.map(([topic, count]) => ({ topic, count })) });
-        actual = await counts();
-      } catch (e) {
-        this.logger.debug?.(`createPartitions refused: ${errorText(e)}`);
-      }
-    }
-    for (const [topic, configured] of wanted) {
+    const actual = await ensureTopics(this.admin!, this.options.topics, {
+      create: this.options.createTopics ?? true,
+      retry: this.options.provisioningRetry,
+      logger: this.logger,
+    });
+    for (const [topic, configured] of Object.entries(this.options.topics)) {
       const n = actual.get(topic);
       if (!n) throw new Error(`kafka: topic ${topic} has no partitions`);
       if (n !== configured) {

@@ -102,9 +102,12 @@ export class KafkaSubscription implements Subscription {
         this.onJoin(payload.memberAssignment),
       );
       this.consumer.on(this.consumer.events.CRASH, ({ payload }) => {
-        this.logger.error(
-          `group ${this.groupId} consumer crashed (restart: ${payload.restart}): ${errorText(payload.error)}`,
-        );
+        // Expected: kafkajs restarts on a retriable error (a rebalance, a coordinator moving), and
+        // a join that fails is retried by KafkaBus.subscribe. A member that dies later is an error.
+        const line = `group ${this.groupId} consumer crashed (restart: ${payload.restart}): ${errorText(payload.error)}`;
+        const joining = this.joined !== undefined && !this.joined.done;
+        if (payload.restart || joining) this.logger.log(line);
+        else this.logger.error(line);
         if (!payload.restart) {
           this.failed = true;
           this.settleJoin(payload.error);

@@ -131,6 +131,7 @@ export class MemoryBus extends Bus {
     }
     const correlationId = randomUUID();
     const reply = this.replies.wait<TReply>(correlationId, options.timeoutMs, `${topic} request`);
+    this.replies.publishing(correlationId);
     try {
       await this.publish(topic, key, value, {
         ...options.headers,

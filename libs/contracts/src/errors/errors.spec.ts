@@ -29,6 +29,9 @@ const SPEC_FAPI_ROWS: [number, number, string][] = [
   [-4059, 400, 'NO_NEED_TO_CHANGE_POSITION_SIDE'],
 ];
 
+/** Binance's codes beyond the spec's table: -1007, the outcome a timed-out command leaves unknown. */
+const BINANCE_FAPI_ROWS: [number, number, string][] = [[-1007, 503, 'TIMEOUT']];
+
 /** The spec's "FAPI authentication errors" table. */
 const SPEC_AUTH_ROWS: [string, number][] = [
   ['INVALID_API_KEY', 401],
@@ -45,9 +48,9 @@ const SPEC_NATIVE_CODES =
 
 describe('FAPI error table', () => {
   // Every row of the spec's "FAPI business errors" table: | -1000 | 500 | UNKNOWN | ...
-  const rows = SPEC_FAPI_ROWS.map(([code, http, name]) => ({ code, http, name }));
+  const rows = [...SPEC_FAPI_ROWS, ...BINANCE_FAPI_ROWS].map(([code, http, name]) => ({ code, http, name }));
 
-  it('covers exactly the spec table', () => {
+  it("covers exactly the spec table and Binance's -1007", () => {
     expect(Object.keys(FAPI_ERRORS).sort()).toEqual(rows.map((r) => r.name).sort());
   });
 
@@ -81,6 +84,10 @@ describe('native errors', () => {
   it('every code of the spec native table is known', () => {
     const known = new Set(Object.keys(NATIVE_ERRORS));
     for (const c of SPEC_NATIVE_CODES) expect(known.has(c)).toBe(true);
+  });
+
+  it('EXECUTION_STATUS_UNKNOWN (a sent command without an answer) is a 503', () => {
+    expect(new NativeError('EXECUTION_STATUS_UNKNOWN', 'x').status).toBe(503);
   });
 
   it('INVALID_MARKET is a 404; the wrapped envelope is available', () => {

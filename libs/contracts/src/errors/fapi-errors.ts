@@ -1,8 +1,13 @@
-/** The spec's FAPI business error table: code, HTTP status and name, as typed values. */
+/** The spec's FAPI business error table (and Binance's -1007): code, HTTP status and name, as typed values. */
 export const FAPI_ERRORS = {
   UNKNOWN: { code: -1000, http: 500 },
   DISCONNECTED: { code: -1001, http: 500 },
   TOO_MANY_REQUESTS: { code: -1003, http: 429 },
+  /**
+   * Not in the spec's table: Binance's answer when a command reached the log but its result did not
+   * come back in time. The order may exist; look it up by client order id before sending it again.
+   */
+  TIMEOUT: { code: -1007, http: 503 },
   INVALID_QUANTITY: { code: -1013, http: 400 },
   INVALID_TIMESTAMP: { code: -1021, http: 400 },
   ILLEGAL_CHARS: { code: -1100, http: 400 },

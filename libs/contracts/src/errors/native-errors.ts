@@ -30,6 +30,11 @@ export const NATIVE_ERRORS = {
   MARKET_EXISTS: 409,
   MARKET_DELISTED: 409,
   SERVICE_UNAVAILABLE: 503,
+  /**
+   * Not in the spec's table: the command reached the log but its result did not come back in time;
+   * it may have been executed. Look the order up (by client order id) before sending it again.
+   */
+  EXECUTION_STATUS_UNKNOWN: 503,
   /** Not in the spec's table: too many requests from one client (login and nonce), with Retry-After. */
   RATE_LIMITED: 429,
   /** Not in the spec's table: a request body or parameter that fails validation. */

@@ -73,3 +73,74 @@ export async function readOpenInterest(hot: HashReader, symbol: string): Promise
     time: Number(row[OI_FIELDS.time] ?? 0) || 0,
   };
 }
+
+/**
+ * Hot-store hash of a symbol's L2 book (written only by the market-data projector): `seq` is the
+ * engine book sequence of the last delta applied (Binance's lastUpdateId), `time` its time, and
+ * one field per level, `b:<price>` or `a:<price>`, holding the level's quantity. One `hset` per
+ * turn changes the levels and `seq` together; levels that emptied are written as "0" and then
+ * deleted, so a reader skips zero quantities.
+ */
+export const DEPTH_KEY = (symbol: string) => `depth:${symbol}`;
+export const DEPTH_FIELDS = { seq: 'seq', time: 'time', bid: 'b:', ask: 'a:' } as const;
+
+/** A projected L2 book, levels unsorted; `seq` -1 when nothing was projected yet. */
+export interface ProjectedDepth {
+  seq: number;
+  time: number;
+  bids: [price: string, qty: string][];
+  asks: [price: string, qty: string][];
+}
+
+export async function readDepth(hot: HashReader, symbol: string): Promise<ProjectedDepth> {
+  const row = await hot.hgetall(DEPTH_KEY(symbol));
+  const depth: ProjectedDepth = {
+    seq: row.seq === undefined ? -1 : Number(row.seq),
+    time: Number(row.time ?? 0) || 0,
+    bids: [],
+    asks: [],
+  };
+  for (const field in row) {
+    const qty = row[field]!;
+    if (qty === '0') continue;
+    if (field.startsWith(DEPTH_FIELDS.bid)) depth.bids.push([field.slice(2), qty]);
+    else if (field.startsWith(DEPTH_FIELDS.ask)) depth.asks.push([field.slice(2), qty]);
+  }
+  return depth;
+}
+
+/** A string reader (libs/cache HotStore has it). */
+export interface StringReader {
+  get(key: string): Promise<string | undefined>;
+}
+
+/**
+ * Hot-store string of a symbol's rolling 24 h statistics (JSON of `TickerState`), written by the
+ * market-data projector after each turn with trades and again as the window rolls.
+ */
+export const TICKER_KEY = (symbol: string) => `ticker:${symbol}`;
+
+/** The 24 h figures as decimal strings; times in ms (first/last trade time 0 when none). */
+export interface TickerState {
+  openTime: number;
+  closeTime: number;
+  open: string;
+  high: string;
+  low: string;
+  last: string;
+  lastQty: string;
+  volume: string;
+  quoteVolume: string;
+  count: number;
+  firstTime: number;
+  lastTime: number;
+  /** Id (per-symbol sequence) of the last trade ever, and its price: the last price even after 24 h. */
+  lastTradeId: number;
+  lastPrice: string;
+}
+
+/** The projected ticker of a symbol, or undefined when no trade was ever projected. */
+export async function readTicker(hot: StringReader, symbol: string): Promise<TickerState | undefined> {
+  const raw = await hot.get(TICKER_KEY(symbol));
+  return raw === undefined ? undefined : (JSON.parse(raw) as TickerState);
+}

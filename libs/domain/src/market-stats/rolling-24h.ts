@@ -17,6 +17,25 @@ interface Bucket {
   lastQty: Money;
 }
 
+/**
+ * One minute of trades as a restarting projector stores it: a one-minute kline's OHLC and volumes
+ * plus the first and last trade time and the last quantity, which the 24 h ticker reports.
+ */
+export interface MinuteBucket {
+  /** The minute's open time (ms, a multiple of 60 000). */
+  openTime: number;
+  open: Money;
+  high: Money;
+  low: Money;
+  close: Money;
+  volume: Money;
+  quoteVolume: Money;
+  count: number;
+  firstTime: number;
+  lastTime: number;
+  lastQty: Money;
+}
+
 export interface Stats24h {
   openTime: number;
   closeTime: number;
@@ -32,12 +51,51 @@ export interface Stats24h {
   lastTime: number;
 }
 
+const inWindow = (b: Bucket, nowMinute: number) =>
+  b.minute > nowMinute - WINDOW_MINUTES && b.minute <= nowMinute;
+
+/** A copy (the ring's buckets are updated in place; Money values are immutable). */
+function exportBucket({ minute, ...rest }: Bucket): MinuteBucket {
+  return { openTime: minute * MINUTE, ...rest };
+}
+
 /**
  * Rolling 24 h statistics of one symbol's trades, in one-minute buckets (constant memory whatever
  * the volume). The window is the last 1440 whole minutes including the current one.
  */
 export class Rolling24h {
   private readonly ring: (Bucket | undefined)[] = new Array(WINDOW_MINUTES);
+
+  /**
+   * Rebuilds the statistics from stored minutes (as `minutes()` exported them) instead of replaying
+   * every trade. Of two minutes sharing a slot the later is kept, as `record` would.
+   */
+  static fromMinutes(minutes: Iterable<MinuteBucket>): Rolling24h {
+    const r = new Rolling24h();
+    for (const { openTime, ...m } of minutes) {
+      const minute = Math.floor(openTime / MINUTE);
+      const slot = minute % WINDOW_MINUTES;
+      const held = r.ring[slot];
+      if (!held || held.minute < minute) r.ring[slot] = { minute, ...m };
+    }
+    return r;
+  }
+
+  /** The minutes held, oldest first; with `now`, only those inside the window at `now`. */
+  minutes(now?: number): MinuteBucket[] {
+    const nowMinute = now === undefined ? undefined : Math.floor(now / MINUTE);
+    return this.ring
+      .filter((b): b is Bucket => !!b && (nowMinute === undefined || inWindow(b, nowMinute)))
+      .sort((a, b) => a.minute - b.minute)
+      .map(exportBucket);
+  }
+
+  /** The minute holding `time`, to store after recording a trade at `time`. */
+  minuteAt(time: number): MinuteBucket | undefined {
+    const minute = Math.floor(time / MINUTE);
+    const b = this.ring[minute % WINDOW_MINUTES];
+    return b && b.minute === minute ? exportBucket(b) : undefined;
+  }
 
   record(time: number, price: Money, qty: Money): void {
     const minute = Math.floor(time / MINUTE);
@@ -97,7 +155,7 @@ export class Rolling24h {
     let first: Bucket | undefined;
     let last: Bucket | undefined;
     for (const b of this.ring) {
-      if (!b || b.minute <= nowMinute - WINDOW_MINUTES || b.minute > nowMinute) continue;
+      if (!b || !inWindow(b, nowMinute)) continue;
       if (!first || b.minute < first.minute) first = b;
       if (!last || b.minute > last.minute) last = b;
       s.high = s.count === 0 || b.high.gt(s.high) ? b.high : s.high;

@@ -29,6 +29,7 @@ describe('parseMarket', () => {
     expect(m.quantityPrecision).toBe(3);
     expect(m.status).toBe('TRADING');
     expect(m.fundingIntervalHours).toBe(8);
+    expect(m.fundingRateCap).toBe('0.02');
   });
 
   it('accepts an optional referencePrice on the tick grid', () => {
@@ -50,6 +51,7 @@ describe('parseMarket', () => {
     [{ lotSize: 'abc' }, 'lotSize'],
     [{ status: 'OPEN' }, 'status'],
     [{ maxLeverage: 0 }, 'maxLeverage'],
+    [{ fundingRateCap: '0' }, 'fundingRateCap'],
   ])('rejects %p', (patch, field) => {
     expect(() => parseMarket({ ...btc, ...patch })).toThrow(field);
   });

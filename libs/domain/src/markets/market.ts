@@ -42,6 +42,8 @@ export const marketConfigSchema = z.object({
   fundingIntervalHours: z.number().int().min(1).max(24).default(8),
   /** Hourly borrowing-fee rate used in the funding formula and shown as interestRate. */
   interestRate: decimal.default('0.0000125'),
+  /** The funding rate of an interval is clamped to [−fundingRateCap, +fundingRateCap]. */
+  fundingRateCap: positiveDecimal.default('0.02'),
   maxOpenOrders: z.number().int().positive().default(200),
   maxAlgoOrders: z.number().int().positive().default(10),
   rank: z.number().int().positive(),

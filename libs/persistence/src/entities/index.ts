@@ -1,6 +1,9 @@
 import { AdminAuditEntity } from './admin-audit.entity';
 import { ApiKeyEntity } from './api-key.entity';
 import { IncomeEntity } from './income.entity';
+import { MarketCandleEntity, MarketTickerMinuteEntity } from './market-candle.entity';
+import { FundingRateEntity, MarketPositionEntity, MarketStatisticEntity } from './market-statistic.entity';
+import { MarketAggTradeEntity, MarketTradeEntity } from './market-trade.entity';
 import { OrderEntity } from './order.entity';
 import { ProcessedOffsetEntity } from './processed-offset.entity';
 import { ShardSnapshotEntity } from './shard-snapshot.entity';
@@ -10,6 +13,9 @@ import { UserEntity } from './user.entity';
 export * from './admin-audit.entity';
 export * from './api-key.entity';
 export * from './income.entity';
+export * from './market-candle.entity';
+export * from './market-statistic.entity';
+export * from './market-trade.entity';
 export * from './order.entity';
 export * from './processed-offset.entity';
 export * from './shard-snapshot.entity';
@@ -25,4 +31,11 @@ export const ENTITIES = [
   OrderEntity,
   TradeEntity,
   IncomeEntity,
+  MarketTradeEntity,
+  MarketAggTradeEntity,
+  MarketCandleEntity,
+  MarketTickerMinuteEntity,
+  MarketStatisticEntity,
+  MarketPositionEntity,
+  FundingRateEntity,
 ];

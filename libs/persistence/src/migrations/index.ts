@@ -1,6 +1,12 @@
 import { InitialSchema1763712000000 } from './1763712000000-initial-schema';
 import { TradeSides1763800000000 } from './1763800000000-trade-sides';
 import { ApiKeyChain1763900000000 } from './1763900000000-api-key-chain';
+import { MarketData1764000000000 } from './1764000000000-market-data';
 
 /** Every migration, oldest first. Listed as classes (not globs) so dist/ and Jest load the same code. */
-export const MIGRATIONS = [InitialSchema1763712000000, TradeSides1763800000000, ApiKeyChain1763900000000];
+export const MIGRATIONS = [
+  InitialSchema1763712000000,
+  TradeSides1763800000000,
+  ApiKeyChain1763900000000,
+  MarketData1764000000000,
+];

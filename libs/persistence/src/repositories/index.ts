@@ -7,3 +7,4 @@ export * from './admin-audit.repository';
 export * from './order.repository';
 export * from './trade.repository';
 export * from './income.repository';
+export * from './market-data.repository';

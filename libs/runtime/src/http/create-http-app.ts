@@ -4,6 +4,8 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/app-config';
+import { instrumentHttp } from '../metrics/http-metrics';
+import { Metrics } from '../metrics/metrics';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -88,6 +90,10 @@ export async function createHttpApp(
     // Nest's own parsers would replace the ones above (and drop the raw bytes).
     bodyParser: false,
   });
+  // Before init registers the routes, so the hook times all of them.
+  const metrics = app.get(Metrics, { strict: false });
+  metrics.app = name;
+  instrumentHttp(adapter.getInstance() as unknown as FastifyInstance, metrics);
   app.enableShutdownHooks();
   return app;
 }

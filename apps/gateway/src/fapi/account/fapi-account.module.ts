@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AccountHistory } from './account-history';
 import { HistoryFreshness } from './history-freshness';
 import { AccountReader } from './account-reader';
+import { FapiAccountConfigController } from './fapi-account-config.controller';
 import { FapiAccountHistoryController } from './fapi-account-history.controller';
 import { FapiAccountController } from './fapi-account.controller';
 import { FapiListenKeyController } from './fapi-listen-key.controller';
@@ -11,13 +12,15 @@ import { ListenKeys } from './listen-keys';
 import { UserStreamGuard } from './user-stream.guard';
 
 /**
- * FAPI account reads: balances, account, position risk, brackets, commission, order queries,
- * trade/income history, listen keys, and the reserved paths. Needs the global RuntimeModule,
- * PersistenceModule, CacheModule and ApiAccessModule of the root module.
+ * FAPI account reads: balances, account, account and symbol configuration, position risk,
+ * brackets, commission, order queries, trade/income history, listen keys, and the reserved paths.
+ * Needs the global RuntimeModule, PersistenceModule, CacheModule and ApiAccessModule of the root
+ * module.
  */
 @Module({
   controllers: [
     FapiAccountController,
+    FapiAccountConfigController,
     FapiOrdersQueryController,
     FapiAccountHistoryController,
     FapiListenKeyController,

@@ -15,9 +15,13 @@ describe('nativeRefusal', () => {
       'cancel open orders first',
       'flat',
     ]);
-    expect(nativeRefusal({ ok: false, unavailable: true })).toMatchObject({
+    expect(nativeRefusal({ ok: false, unavailable: true, published: false })).toMatchObject({
       status: 503,
       code: 'SERVICE_UNAVAILABLE',
+    });
+    expect(nativeRefusal({ ok: false, unavailable: true, published: true })).toMatchObject({
+      status: 503,
+      code: 'EXECUTION_STATUS_UNKNOWN',
     });
     expect(nativeRefusal(refusal({ reason: 'MARGIN_INSUFFICIENT', msg: 'margin 5 above 1' }))).toMatchObject({
       code: 'INSUFFICIENT_BALANCE',

@@ -1,5 +1,5 @@
 import { type FapiError, type FapiErrorName, NativeError, type NativeErrorCode } from '@perp/contracts';
-import { nativeRefusalOf } from '../../outcomes/native-outcomes';
+import { nativeRefusalOf, nativeUnanswered } from '../../outcomes/native-outcomes';
 import type { RiskOutcome } from '../../risk/risk-client';
 
 /** A refusal from risk or the engine behind it. */
@@ -10,8 +10,7 @@ export type RiskRefusal = Exclude<RiskOutcome, { ok: true }>;
  * the market in an open-interest refusal.
  */
 export function nativeRefusal(r: RiskRefusal, symbol?: string): NativeError {
-  if ('unavailable' in r)
-    return new NativeError('SERVICE_UNAVAILABLE', 'the risk service did not answer in time; retry later');
+  if ('unavailable' in r) return nativeUnanswered(r.published);
   return nativeRefusalOf(r.error, symbol);
 }
 

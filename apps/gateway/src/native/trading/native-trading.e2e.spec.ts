@@ -307,8 +307,10 @@ describe('native trading and account (/api/v1)', () => {
       expectError(r, 503, 'PRICE_DATA_UNAVAILABLE');
     });
 
-    it('answers 503 SERVICE_UNAVAILABLE when risk does not answer', async () => {
-      jest.spyOn(RiskClient.prototype, 'send').mockResolvedValue({ ok: false, unavailable: true });
+    it('answers 503 EXECUTION_STATUS_UNKNOWN when risk does not answer a sent order', async () => {
+      jest
+        .spyOn(RiskClient.prototype, 'send')
+        .mockResolvedValue({ ok: false, unavailable: true, published: true });
       const r = await api('POST', '/orders', a, {
         symbol: 'BTCUSDT',
         side: 'buy',
@@ -316,7 +318,7 @@ describe('native trading and account (/api/v1)', () => {
         quantity: '0.01',
         price: '40000',
       });
-      expectError(r, 503, 'SERVICE_UNAVAILABLE');
+      expectError(r, 503, 'EXECUTION_STATUS_UNKNOWN');
     });
   });
 
@@ -489,7 +491,9 @@ describe('native trading and account (/api/v1)', () => {
         quantity: '0.01',
         price: '30000',
       });
-      jest.spyOn(RiskClient.prototype, 'send').mockResolvedValue({ ok: false, unavailable: true });
+      jest
+        .spyOn(RiskClient.prototype, 'send')
+        .mockResolvedValue({ ok: false, unavailable: true, published: false });
       expectError(await api('DELETE', `/orders/${r.body.id}`, a), 503, 'SERVICE_UNAVAILABLE');
       jest.restoreAllMocks();
       expect((await api('DELETE', `/orders/${r.body.id}`, a)).body).toMatchObject({ status: 'canceled' });

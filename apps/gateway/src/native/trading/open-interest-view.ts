@@ -2,6 +2,20 @@ import { type Market, Money } from '@perp/domain';
 import type { OpenInterest } from '@perp/contracts';
 import { amount, price, quantity } from '../../fapi/account/format';
 
+/**
+ * The spec's open interest of a symbol: long_oi + short_oi in base units (Binance counts one side;
+ * the two are equal in a matched market, so the spec's figure is twice Binance's). FAPI's
+ * openInterest and openInterestHist and the native view's two sides all read this definition.
+ */
+export function totalOpenInterest(oi: Pick<OpenInterest, 'long' | 'short'>): Money {
+  return oi.long.plus(oi.short);
+}
+
+/** GET /fapi/v1/openInterest: the total at the market's lot precision; `time` = the reading's time. */
+export function fapiOpenInterest(market: Market, oi: OpenInterest, now: number) {
+  return { openInterest: quantity(totalOpenInterest(oi), market), symbol: market.symbol, time: now };
+}
+
 /** Base units at the market's lot precision; USD at 8 decimals and null while no mark price is known. */
 export interface NativeOpenInterestView {
   symbol: string;

@@ -10,6 +10,7 @@ import {
   T0,
   triggerOrder,
 } from './__fixtures__/risk-context';
+import { commandResult, copy } from './__fixtures__/engine-events';
 
 /** ALICE with 1000 USDT. */
 function funded(markets = devnetMarkets()) {
@@ -171,6 +172,20 @@ describe('new order handler', () => {
       const carol = '0x00000000000000000000000000000000000000cc';
       h.run(deposit(carol, '100'));
       expect(h.run(newOrder(5, { clientOrderId: 'resting', user: carol })).engineCommands).toHaveLength(1);
+    });
+
+    it('DUPLICATE_CLIENT_ORDER_ID while the first order is still in flight in the engine (a resubmission after a timeout)', () => {
+      const h = funded();
+      // Forwarded; the engine has not answered (paused, failing over): the gateway timed out.
+      expect(h.run(newOrder(1, { clientOrderId: 'retry-me' })).engineCommands).toHaveLength(1);
+      // The client sends it again under a new order id (the gateway makes one per request).
+      const again = h.run(newOrder(2, { clientOrderId: 'retry-me' }), { reply: true });
+      expectRefused(h, again, 'DUPLICATE_CLIENT_ORDER_ID', 'newClientOrderId is used by an active order');
+      expect(h.book.account(ALICE).frozenMargin().toFixed()).toBe('30.15');
+      // Once the engine refused the first (a terminal state) the id may be used again.
+      const error = { reason: 'POST_ONLY_WOULD_TAKE' as const, msg: 'would take' };
+      h.run(copy(commandResult({ orderId: oid(1), ok: false, error }), 10));
+      expect(h.run(newOrder(3, { clientOrderId: 'retry-me' })).engineCommands).toHaveLength(1);
     });
 
     it('MARGIN_INSUFFICIENT when the available balance is below the margin', () => {

@@ -1,0 +1,220 @@
+import type { HotStore } from '@perp/cache';
+import { DEPTH_FIELDS, DEPTH_KEY, type EngineEvent, TICKER_KEY, type TickerState } from '@perp/contracts';
+import {
+  bucketOpen,
+  globalAccountRatio,
+  Money,
+  nextAggTrade,
+  STATS_PERIODS,
+  topTraderAccountRatio,
+  topTraderPositionRatio,
+} from '@perp/domain';
+import type {
+  MarketAggTradeEntity,
+  MarketCandleEntity,
+  MarketDataRepository,
+  MarketPositionEntity,
+  MarketStatisticEntity,
+  MarketTickerMinuteEntity,
+  MarketTradeEntity,
+} from '@perp/persistence';
+import { candleRow, type SymbolMarket } from './symbol-market';
+
+type TradeEvent = Extract<EngineEvent, { type: 'trade' }>;
+type DeltaEvent = Extract<EngineEvent, { type: 'book.delta' }>;
+
+const DAY = 24 * 3600_000;
+/** Ticker minutes are kept a little longer than the window they rebuild. */
+const MINUTES_KEPT = DAY + 3600_000;
+
+interface DepthWrite {
+  fields: Record<string, string>;
+  emptied: Set<string>;
+}
+
+/**
+ * What one turn of engine events changes, gathered while the symbols' states apply the events, then
+ * written in two steps: the hot store first (the book carries its own sequence and the ticker is
+ * overwritten, so a repeated turn is harmless there), then one Postgres transaction.
+ */
+export class MarketTurn {
+  private readonly trades: MarketTradeEntity[] = [];
+  private readonly aggs = new Map<string, MarketAggTradeEntity>();
+  private readonly candles = new Map<string, MarketCandleEntity>();
+  private readonly minutes = new Map<string, MarketTickerMinuteEntity>();
+  private readonly positions = new Map<string, MarketPositionEntity>();
+  private readonly statistics: MarketStatisticEntity[] = [];
+  private readonly depth = new Map<string, DepthWrite>();
+  private readonly traded = new Map<string, SymbolMarket>();
+  private lastTime = 0;
+
+  apply(s: SymbolMarket, event: EngineEvent): void {
+    if (event.type === 'trade') this.trade(s, event);
+    else if (event.type === 'book.delta') this.delta(s, event);
+  }
+
+  private trade(s: SymbolMarket, e: TradeEvent): void {
+    if (s.lastTrade && e.seq <= s.lastTrade.id) return; // applied already (a replay)
+    const price = new Money(e.price);
+    const qty = new Money(e.qty);
+    this.trades.push({
+      symbol: s.symbol,
+      id: e.seq,
+      tradeId: e.tradeId,
+      price: e.price,
+      qty: e.qty,
+      quoteQty: price.times(qty).toFixed(),
+      takerSide: e.taker.side,
+      takerOrderId: e.taker.orderId,
+      time: e.time,
+    });
+    s.lastTrade = { id: e.seq, price, time: e.time };
+    s.agg = nextAggTrade(s.agg, {
+      id: e.seq,
+      time: e.time,
+      price,
+      qty,
+      takerOrderId: e.taker.orderId,
+      takerSide: e.taker.side,
+    });
+    const a = s.agg;
+    this.aggs.set(`${s.symbol}/${a.a}`, {
+      symbol: s.symbol,
+      id: a.a,
+      price: a.p.toFixed(),
+      qty: a.q.toFixed(),
+      firstId: a.f,
+      lastId: a.l,
+      time: a.T,
+      buyerMaker: a.m,
+      takerOrderId: a.takerOrderId,
+    });
+    for (const u of s.candles.applyTrade({ time: e.time, price, qty, takerSide: e.taker.side }))
+      this.candles.set(
+        `${s.symbol}/${u.interval}/${u.candle.openTime}`,
+        candleRow(s.symbol, 'last', u.interval, u.candle),
+      );
+    s.rolling.record(e.time, price, qty);
+    const minute = s.rolling.minuteAt(e.time);
+    if (minute)
+      this.minutes.set(`${s.symbol}/${minute.openTime}`, {
+        symbol: s.symbol,
+        openTime: minute.openTime,
+        open: minute.open.toFixed(),
+        high: minute.high.toFixed(),
+        low: minute.low.toFixed(),
+        close: minute.close.toFixed(),
+        volume: minute.volume.toFixed(),
+        quoteVolume: minute.quoteVolume.toFixed(),
+        count: minute.count,
+        firstTime: minute.firstTime,
+        lastTime: minute.lastTime,
+        lastQty: minute.lastQty.toFixed(),
+      });
+    for (const party of [e.maker, e.taker]) {
+      const size = s.positions.applyFill(party.user, party.side, qty);
+      this.positions.set(`${s.symbol}/${party.user}`, {
+        symbol: s.symbol,
+        user: party.user,
+        size: size.toFixed(),
+      });
+    }
+    this.traded.set(s.symbol, s);
+    this.lastTime = Math.max(this.lastTime, e.time);
+  }
+
+  private delta(s: SymbolMarket, e: DeltaEvent): void {
+    if (!s.depth.apply({ seq: e.seq, bids: e.bids, asks: e.asks })) return;
+    let w = this.depth.get(s.symbol);
+    if (!w) this.depth.set(s.symbol, (w = { fields: {}, emptied: new Set() }));
+    const level = (prefix: string, [price, qty]: readonly [string, string]) => {
+      const field = prefix + price;
+      w.fields[field] = qty;
+      if (new Money(qty).isZero()) w.emptied.add(field);
+      else w.emptied.delete(field);
+    };
+    for (const l of e.bids) level(DEPTH_FIELDS.bid, l);
+    for (const l of e.asks) level(DEPTH_FIELDS.ask, l);
+    w.fields[DEPTH_FIELDS.seq] = String(e.seq);
+    w.fields[DEPTH_FIELDS.time] = String(e.time);
+  }
+
+  /** Symbols whose state this turn changed. */
+  get symbols(): string[] {
+    return [...new Set([...this.traded.keys(), ...this.depth.keys()])];
+  }
+
+  /** The futures-data statistics of every traded symbol, as they stand after the turn. */
+  private collectStatistics(): void {
+    for (const s of this.traded.values()) {
+      const last = s.lastTrade!;
+      let oi = new Money(0);
+      for (const size of s.positions.positions.values()) if (size.isPositive()) oi = oi.plus(size);
+      const all = globalAccountRatio(s.positions.positions);
+      const top = topTraderAccountRatio(s.positions.positions);
+      const topPositions = topTraderPositionRatio(s.positions.positions);
+      for (const period of STATS_PERIODS)
+        this.statistics.push({
+          symbol: s.symbol,
+          period,
+          time: bucketOpen(period, last.time),
+          openInterest: oi.toFixed(),
+          openInterestValue: oi.times(last.price).toFixed(),
+          longAccounts: all.longAccount.toFixed(),
+          shortAccounts: all.shortAccount.toFixed(),
+          topLongAccounts: top.longAccount.toFixed(),
+          topShortAccounts: top.shortAccount.toFixed(),
+          topLongPositions: topPositions.longPosition.toFixed(),
+          topShortPositions: topPositions.shortPosition.toFixed(),
+        });
+    }
+  }
+
+  async writeHot(hot: HotStore): Promise<void> {
+    const writes: Promise<unknown>[] = [];
+    for (const [symbol, w] of this.depth) {
+      const key = DEPTH_KEY(symbol);
+      writes.push(hot.hset(key, w.fields).then(() => (w.emptied.size ? hot.hdel(key, ...w.emptied) : 0)));
+    }
+    const tickers = [...this.traded.values()].map((s) => ({
+      key: TICKER_KEY(s.symbol),
+      value: JSON.stringify(tickerState(s, s.lastTrade!.time)),
+    }));
+    if (tickers.length) writes.push(hot.setMany(tickers));
+    await Promise.all(writes);
+  }
+
+  async writeDb(repo: MarketDataRepository): Promise<void> {
+    this.collectStatistics();
+    await repo.insertTrades(this.trades);
+    await repo.upsertAggTrades([...this.aggs.values()]);
+    await repo.upsertCandles([...this.candles.values()]);
+    await repo.saveTickerMinutes(
+      [...this.minutes.values()],
+      this.minutes.size ? this.lastTime - MINUTES_KEPT : undefined,
+    );
+    await repo.savePositions([...this.positions.values()]);
+    await repo.upsertStatistics(this.statistics);
+  }
+}
+
+/** The rolling ticker of a symbol at `now` (its last trade time after a turn, the clock as it rolls). */
+export function tickerState(s: SymbolMarket, now: number): TickerState {
+  const t = s.rolling.stats(now);
+  return {
+    openTime: t.openTime,
+    closeTime: t.closeTime,
+    open: t.open.toFixed(),
+    high: t.high.toFixed(),
+    low: t.low.toFixed(),
+    last: t.last.toFixed(),
+    lastQty: t.lastQty.toFixed(),
+    volume: t.volume.toFixed(),
+    quoteVolume: t.quoteVolume.toFixed(),
+    count: t.count,
+    firstTime: t.firstTime,
+    lastTime: t.lastTime,
+    lastTradeId: s.lastTrade?.id ?? 0,
+    lastPrice: s.lastTrade?.price.toFixed() ?? '0',
+  };
+}

@@ -1,0 +1,114 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import {
+  afterBatch,
+  Bus,
+  type BusMessage,
+  nextOffset,
+  type Subscription,
+  type TopicPartition,
+} from '@perp/bus';
+import { MessageValidationError, parseMessage, TOPICS } from '@perp/contracts';
+import { CandleSeries, Money } from '@perp/domain';
+import {
+  type CandleSeriesName,
+  type MarketCandleEntity,
+  MarketDataRepository,
+  ProcessedOffsetRepository,
+} from '@perp/persistence';
+import { candleRow, candleUpdate } from './symbol-market';
+
+export const PRICE_CANDLES_CONSUMER = 'price-candles';
+const MAX_TURN = 1000;
+
+/**
+ * The index series sampled from the prices log, and the mark series with it: until the mark-price
+ * service publishes its own marks, the mark is the index (as the risk router applies it). The same
+ * turn shape as the trades: states per partition, one transaction with the consumer's mark.
+ */
+@Injectable()
+export class PriceCandlesProjector implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(PRICE_CANDLES_CONSUMER);
+  private subscription?: Subscription;
+  private readonly states = new Map<number, Map<string, Record<'index' | 'mark', CandleSeries>>>();
+
+  constructor(
+    private readonly bus: Bus,
+    private readonly marks: ProcessedOffsetRepository,
+    private readonly repo: MarketDataRepository,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.subscription = await this.bus.subscribe({
+      groupId: PRICE_CANDLES_CONSUMER,
+      topics: [TOPICS.prices.name],
+      batchHandler: (ms) => this.handleTurn(ms),
+      maxBatch: MAX_TURN,
+      onAssigned: (tps, sub) => this.resume(tps, sub),
+      onRevoked: (tps) => {
+        for (const tp of tps) this.states.delete(tp.partition);
+      },
+    });
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.subscription?.close();
+  }
+
+  private async resume(tps: TopicPartition[], sub: Subscription): Promise<void> {
+    for (const tp of tps) {
+      this.states.delete(tp.partition);
+      const mark = await this.marks.get(PRICE_CANDLES_CONSUMER, tp.topic, tp.partition);
+      if (mark !== undefined && BigInt(mark) >= 0n) sub.seek({ ...tp, offset: nextOffset(mark) });
+    }
+  }
+
+  async handleTurn(messages: readonly BusMessage[]): Promise<void> {
+    const last = messages[messages.length - 1]!;
+    let states = this.states.get(last.partition);
+    if (!states) this.states.set(last.partition, (states = new Map()));
+    const rows = new Map<string, MarketCandleEntity>();
+    const touched = new Set<string>();
+    try {
+      for (const m of messages) {
+        let e;
+        try {
+          e = parseMessage('prices', m.value);
+        } catch (err) {
+          if (!(err instanceof MessageValidationError)) throw err;
+          this.logger.warn(`skipped malformed ${m.topic}/${m.partition}@${m.offset}: ${err.message}`);
+          continue;
+        }
+        let s = states.get(e.symbol);
+        if (!s) states.set(e.symbol, (s = await this.load(e.symbol)));
+        touched.add(e.symbol);
+        const price = new Money(e.indexPrice);
+        for (const series of ['index', 'mark'] as const)
+          for (const u of s[series].applySample(e.time, price))
+            rows.set(
+              `${e.symbol}/${series}/${u.interval}/${u.candle.openTime}`,
+              candleRow(e.symbol, series, u.interval, u.candle),
+            );
+      }
+      const done = await this.marks.applyOnce(
+        {
+          consumer: PRICE_CANDLES_CONSUMER,
+          topic: last.topic,
+          partition: last.partition,
+          offset: last.offset,
+        },
+        (manager) => new MarketDataRepository(manager).upsertCandles([...rows.values()]),
+      );
+      if (!done.applied) for (const symbol of touched) states.delete(symbol);
+    } catch (e) {
+      for (const symbol of touched) states.delete(symbol);
+      throw e;
+    }
+    await this.subscription?.commit(afterBatch(messages));
+  }
+
+  private async load(symbol: string): Promise<Record<'index' | 'mark', CandleSeries>> {
+    const series = async (name: CandleSeriesName) =>
+      new CandleSeries((await this.repo.latestCandles(symbol, name)).flatMap(candleUpdate));
+    return { index: await series('index'), mark: await series('mark') };
+  }
+}

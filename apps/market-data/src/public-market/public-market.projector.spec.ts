@@ -1,0 +1,226 @@
+import { type BusMessage, MemoryBus } from '@perp/bus';
+import { MemoryHotStore } from '@perp/cache';
+import { type EngineEvent, readDepth, readTicker, TOPICS, topicPartitions } from '@perp/contracts';
+import { DepthBook } from '@perp/domain';
+import {
+  MarketDataRepository,
+  openTestDatabase,
+  ProcessedOffsetRepository,
+  type TestDatabase,
+} from '@perp/persistence';
+import { PublicMarketProjector } from './public-market.projector';
+
+const A = '0x' + 'aa'.repeat(20);
+const B = '0x' + 'bb'.repeat(20);
+const C = '0x' + 'cc'.repeat(20);
+const MIN = 60_000;
+const T0 = Date.UTC(2026, 10, 23, 10, 0, 0); // a Monday
+
+type Trade = Extract<EngineEvent, { type: 'trade' }>;
+type Delta = Extract<EngineEvent, { type: 'book.delta' }>;
+
+function trade(
+  seq: number,
+  time: number,
+  price: string,
+  qty: string,
+  taker: [string, 'BUY' | 'SELL', string],
+  maker: string,
+): Trade {
+  const [takerUser, side, takerOrder] = taker;
+  const split = { open: qty, close: '0' };
+  return {
+    v: 1,
+    id: `perp.engine.commands.v1/0/${seq}/0`,
+    time,
+    type: 'trade',
+    symbol: 'BTCUSDT',
+    seq,
+    tradeId: `00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`,
+    price,
+    qty,
+    taker: { orderId: takerOrder, user: takerUser, side, split },
+    maker: { orderId: `m${seq}`, user: maker, side: side === 'BUY' ? 'SELL' : 'BUY', split },
+  };
+}
+
+function delta(seq: number, time: number, bids: [string, string][], asks: [string, string][]): Delta {
+  return {
+    v: 1,
+    id: `perp.engine.commands.v1/0/${seq}/9`,
+    time,
+    type: 'book.delta',
+    symbol: 'BTCUSDT',
+    seq,
+    firstSeq: seq,
+    prevSeq: 0,
+    bids,
+    asks,
+  };
+}
+
+const messages = (events: EngineEvent[], firstOffset: number): BusMessage[] =>
+  events.map((value, i) => ({
+    topic: TOPICS.engineEvents.name,
+    partition: 3,
+    offset: String(firstOffset + i),
+    key: 'BTCUSDT',
+    value,
+    headers: {},
+    timestamp: 0,
+  }));
+
+describe('public market projection (real Postgres, memory hot store)', () => {
+  let db: TestDatabase;
+  let hot: MemoryHotStore;
+  let repo: MarketDataRepository;
+  const projector = () =>
+    new PublicMarketProjector(
+      new MemoryBus({ topics: topicPartitions() }),
+      new ProcessedOffsetRepository(db.dataSource.manager),
+      repo,
+      hot,
+    );
+
+  // A buys twice from B's asks (one order, one price, one time: one aggregate), then C sells to A.
+  const turn1 = [
+    delta(
+      1,
+      T0,
+      [['99.0', '2']],
+      [
+        ['100.0', '1.5'],
+        ['101.0', '1'],
+      ],
+    ),
+    trade(2, T0 + 1_000, '100.0', '0.5', [A, 'BUY', 'oa'], B),
+    trade(3, T0 + 1_000, '100.0', '1', [A, 'BUY', 'oa'], B),
+    delta(3, T0 + 1_000, [], [['100.0', '0']]),
+    trade(5, T0 + 61_000, '99.0', '0.5', [C, 'SELL', 'oc'], A),
+    delta(5, T0 + 61_000, [['99.0', '1.5']], []),
+  ];
+
+  beforeAll(async () => {
+    db = await openTestDatabase({ poolSize: 2 });
+    hot = new MemoryHotStore();
+    repo = new MarketDataRepository(db.dataSource.manager);
+    await projector().handleTurn(messages(turn1, 0));
+  });
+  afterAll(async () => {
+    await hot.close();
+    await db?.close();
+  });
+
+  it('keeps each trade under its engine sequence and aggregates one taker order at one price', async () => {
+    expect(
+      (await repo.trades('BTCUSDT', 10)).map((t) => [t.id, t.price, t.qty, t.quoteQty, t.takerSide]),
+    ).toEqual([
+      [2, '100.0', '0.5', '50', 'BUY'],
+      [3, '100.0', '1', '100', 'BUY'],
+      [5, '99.0', '0.5', '49.5', 'SELL'],
+    ]);
+    expect(
+      (await repo.aggTrades('BTCUSDT', { limit: 10 })).map((a) => [
+        a.id,
+        a.qty,
+        a.firstId,
+        a.lastId,
+        a.buyerMaker,
+      ]),
+    ).toEqual([
+      [2, '1.5', 2, 3, false],
+      [5, '0.5', 5, 5, true],
+    ]);
+  });
+
+  it('builds true candles of every interval with taker-buy volumes', async () => {
+    const one = await repo.candles('BTCUSDT', 'last', '1m', { limit: 10 });
+    expect(one.map((c) => [c.openTime - T0, c.open, c.close, c.volume, c.count, c.takerBuyVolume])).toEqual([
+      [0, '100', '100', '1.5', 2, '1.5'],
+      [MIN, '99', '99', '0.5', 1, '0'],
+    ]);
+    const [week] = await repo.candles('BTCUSDT', 'last', '1w', { limit: 10 });
+    expect([week!.openTime, week!.high, week!.low, week!.quoteVolume, week!.count]).toEqual([
+      Date.UTC(2026, 10, 23),
+      '100',
+      '99',
+      '199.5',
+      3,
+    ]);
+    expect(await repo.candles('BTCUSDT', 'last', '3m', { limit: 10 })).toHaveLength(1);
+  });
+
+  it('writes the L2 book with the engine sequence and the rolling ticker to the hot store', async () => {
+    const depth = await readDepth(hot, 'BTCUSDT');
+    const book = DepthBook.fromJSON({ lastUpdateId: depth.seq, bids: depth.bids, asks: depth.asks });
+    expect(book.top(10)).toEqual({ lastUpdateId: 5, bids: [['99.0', '1.5']], asks: [['101.0', '1']] });
+    expect(await readTicker(hot, 'BTCUSDT')).toMatchObject({
+      open: '100',
+      last: '99',
+      high: '100',
+      low: '99',
+      volume: '2',
+      quoteVolume: '199.5',
+      count: 3,
+      firstTime: T0 + 1_000,
+      lastTime: T0 + 61_000,
+      lastTradeId: 5,
+      lastPrice: '99',
+    });
+  });
+
+  it('follows positions into open interest and long/short shares per period', async () => {
+    expect((await repo.positions('BTCUSDT')).map((p) => [p.user, p.size])).toEqual(
+      [
+        [A, '2'],
+        [B, '-1.5'],
+        [C, '-0.5'],
+      ].sort(),
+    );
+    const [stat] = await repo.statistics('BTCUSDT', '5m', { limit: 10 });
+    expect(stat).toMatchObject({ time: T0, openInterest: '2', openInterestValue: '198' });
+    // One account long of three; the top 20 % (one account) is A, long.
+    expect(Number(stat!.longAccounts)).toBeCloseTo(1 / 3, 12);
+    expect(Number(stat!.shortAccounts)).toBeCloseTo(2 / 3, 12);
+    expect([stat!.topLongAccounts, stat!.topShortAccounts, stat!.topLongPositions]).toEqual(['1', '0', '1']);
+  });
+
+  it('applies a turn once: delivered again, nothing doubles', async () => {
+    await projector().handleTurn(messages(turn1, 0));
+    expect(await repo.trades('BTCUSDT', 10)).toHaveLength(3);
+    const [one] = await repo.candles('BTCUSDT', 'last', '1m', { limit: 1, startTime: T0 });
+    expect(one!.volume).toBe('1.5');
+  });
+
+  it('a new owner resumes from what was written: candles, aggregates and the ticker go on', async () => {
+    const p = projector();
+    await p.handleTurn(
+      messages(
+        [
+          trade(7, T0 + 61_000, '99.0', '0.25', [C, 'SELL', 'oc'], A),
+          delta(7, T0 + 61_000, [['99.0', '1.25']], []),
+        ],
+        6,
+      ),
+    );
+    const one = await repo.candles('BTCUSDT', 'last', '1m', { limit: 1 });
+    expect([one[0]!.volume, one[0]!.count]).toEqual(['0.75', 2]);
+    expect((await repo.aggTrades('BTCUSDT', { limit: 1 })).map((a) => [a.id, a.qty, a.lastId])).toEqual([
+      [5, '0.75', 7],
+    ]);
+    expect(await readTicker(hot, 'BTCUSDT')).toMatchObject({ count: 4, volume: '2.25', lastTradeId: 7 });
+    expect((await readDepth(hot, 'BTCUSDT')).bids).toEqual([['99.0', '1.25']]);
+  });
+
+  it('a turn whose write fails leaves nothing behind and applies whole when delivered again', async () => {
+    const p = projector();
+    const turn = messages([trade(9, T0 + 63_000, '98.0', '1', [A, 'SELL', 'oa2'], B)], 8);
+    const marks = (p as unknown as { marks: ProcessedOffsetRepository }).marks;
+    const spy = jest.spyOn(marks, 'applyOnce').mockRejectedValueOnce(new Error('database down'));
+    await expect(p.handleTurn(turn)).rejects.toThrow('database down');
+    spy.mockRestore();
+    await p.handleTurn(turn);
+    const one = await repo.candles('BTCUSDT', 'last', '1m', { limit: 1 });
+    expect([one[0]!.volume, one[0]!.count, one[0]!.low]).toEqual(['1.75', 3, '98']);
+  });
+});

@@ -1,0 +1,129 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+} from '@nestjs/common';
+import {
+  afterBatch,
+  Bus,
+  type BusMessage,
+  nextOffset,
+  type Subscription,
+  type TopicPartition,
+} from '@perp/bus';
+import { HOT_STORE, type HotStore } from '@perp/cache';
+import { type EngineEvent, MessageValidationError, parseMessage, TICKER_KEY, TOPICS } from '@perp/contracts';
+import { MarketDataRepository, ProcessedOffsetRepository } from '@perp/persistence';
+import { MarketTurn, tickerState } from './market-turn';
+import { SymbolMarket } from './symbol-market';
+
+export const PUBLIC_MARKET_CONSUMER = 'public-market';
+const MAX_TURN = 1000;
+/** How often the tickers of quiet symbols are rewritten as their 24 h window moves on. */
+const TICKER_ROLL_MS = 30_000;
+
+/**
+ * Public market data from the engine's events: trades (ids = the engine's per-symbol sequence),
+ * aggregated trades, candles of every interval, the rolling 24 h ticker, the L2 book and the
+ * futures-data statistics. One turn per batch of a partition: states apply the events, the hot
+ * store is written, then one Postgres transaction that also advances the consumer's mark; a new
+ * owner resumes after that mark. States are per partition and dropped when it is revoked or a turn
+ * fails, then loaded again from what was written.
+ */
+@Injectable()
+export class PublicMarketProjector implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(PUBLIC_MARKET_CONSUMER);
+  private subscription?: Subscription;
+  private readonly states = new Map<number, Map<string, SymbolMarket>>();
+  private roll?: NodeJS.Timeout;
+
+  constructor(
+    private readonly bus: Bus,
+    private readonly marks: ProcessedOffsetRepository,
+    private readonly repo: MarketDataRepository,
+    @Inject(HOT_STORE) private readonly hot: HotStore,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.subscription = await this.bus.subscribe({
+      groupId: PUBLIC_MARKET_CONSUMER,
+      topics: [TOPICS.engineEvents.name],
+      batchHandler: (ms) => this.handleTurn(ms),
+      maxBatch: MAX_TURN,
+      onAssigned: (tps, sub) => this.resume(tps, sub),
+      onRevoked: (tps) => {
+        for (const tp of tps) this.states.delete(tp.partition);
+      },
+    });
+    this.roll = setInterval(
+      () => void this.rollTickers().catch((e) => this.logger.warn(String(e))),
+      TICKER_ROLL_MS,
+    );
+    this.roll.unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    clearInterval(this.roll);
+    await this.subscription?.close();
+  }
+
+  private async resume(tps: TopicPartition[], sub: Subscription): Promise<void> {
+    for (const tp of tps) {
+      this.states.delete(tp.partition);
+      const mark = await this.marks.get(PUBLIC_MARKET_CONSUMER, tp.topic, tp.partition);
+      if (mark !== undefined && BigInt(mark) >= 0n) sub.seek({ ...tp, offset: nextOffset(mark) });
+    }
+  }
+
+  async handleTurn(messages: readonly BusMessage[]): Promise<void> {
+    const last = messages[messages.length - 1]!;
+    const events: EngineEvent[] = [];
+    for (const m of messages) {
+      try {
+        const e = parseMessage('engineEvents', m.value);
+        if (e.type === 'trade' || e.type === 'book.delta') events.push(e);
+      } catch (e) {
+        if (!(e instanceof MessageValidationError)) throw e;
+        this.logger.warn(`skipped malformed ${m.topic}/${m.partition}@${m.offset}: ${e.message}`);
+      }
+    }
+    let states = this.states.get(last.partition);
+    if (!states) this.states.set(last.partition, (states = new Map()));
+    const turn = new MarketTurn();
+    try {
+      for (const e of events) {
+        let s = states.get(e.symbol);
+        if (!s) states.set(e.symbol, (s = await SymbolMarket.load(e.symbol, this.repo, this.hot)));
+        turn.apply(s, e);
+      }
+      await turn.writeHot(this.hot);
+      const done = await this.marks.applyOnce(
+        {
+          consumer: PUBLIC_MARKET_CONSUMER,
+          topic: last.topic,
+          partition: last.partition,
+          offset: last.offset,
+        },
+        (manager) => turn.writeDb(new MarketDataRepository(manager)),
+      );
+      // Another member applied this turn (a rebalance in flight): what we hold is not what was written.
+      if (!done.applied) for (const symbol of turn.symbols) states.delete(symbol);
+    } catch (e) {
+      for (const symbol of turn.symbols) states.delete(symbol);
+      throw e;
+    }
+    await this.subscription?.commit(afterBatch(messages));
+  }
+
+  /** Rewrites the ticker of every symbol held that traded in the last day, at the clock's time. */
+  private async rollTickers(now = Date.now()): Promise<void> {
+    const entries = [];
+    for (const states of this.states.values())
+      for (const s of states.values())
+        if (s.lastTrade && s.lastTrade.time > now - 25 * 3600_000)
+          entries.push({ key: TICKER_KEY(s.symbol), value: JSON.stringify(tickerState(s, now)) });
+    if (entries.length) await this.hot.setMany(entries);
+  }
+}

@@ -1,0 +1,99 @@
+import type { BusMessage } from './bus';
+import { silentLogger } from './logger';
+import { MemoryBus } from './memory/memory-bus';
+import { type ConsumerLag, type ConsumerObserver, ObservedBus } from './observed-bus';
+import { busConformance } from './testing/bus-conformance';
+
+/** Records what the bus reports, as a metrics system would. */
+function recorder() {
+  const batches: [string, string, number, number][] = [];
+  let read: () => Promise<readonly ConsumerLag[]> = () => Promise.resolve([]);
+  const observer: ConsumerObserver = {
+    partition: (group, topic, partition) => (size) => batches.push([group, topic, partition, size]),
+    lag: (r) => (read = r),
+  };
+  return { observer, batches, lag: () => read() };
+}
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+describe('ObservedBus over MemoryBus: conformance', () => {
+  busConformance({
+    open: async (topics, replyTopic) => {
+      const memory = new MemoryBus({ topics, replyTopic, logger: silentLogger, retry: { initialMs: 5 } });
+      const bus = new ObservedBus(memory, recorder().observer);
+      await bus.connect();
+      return bus;
+    },
+    testTimeoutMs: 5_000,
+    settleMs: 2_000,
+  });
+});
+
+describe('ObservedBus', () => {
+  async function open() {
+    const r = recorder();
+    const bus = new ObservedBus(new MemoryBus({ topics: { t: 2 }, logger: silentLogger }), r.observer);
+    await bus.connect();
+    return { bus, ...r };
+  }
+
+  it('reports the size of every handled batch per group, topic and partition', async () => {
+    const { bus, batches } = await open();
+    const p = bus.partitionFor('t', 'a');
+    for (let i = 0; i < 5; i++) await bus.publish('t', 'a', { i });
+    await bus.subscribe({ groupId: 'batched', topics: ['t'], batchHandler: () => undefined });
+    await bus.subscribe({ groupId: 'single', topics: ['t'], handler: async () => undefined });
+    await tick();
+    expect(batches.filter(([g]) => g === 'batched')).toEqual([['batched', 't', p, 5]]);
+    expect(batches.filter(([g]) => g === 'single')).toEqual(Array(5).fill(['single', 't', p, 1]));
+    await bus.close();
+  });
+
+  it('measures lag as the end offset minus the next offset to handle, when asked', async () => {
+    const { bus, lag } = await open();
+    const p = bus.partitionFor('t', 'a');
+    let hold = true;
+    const handled: BusMessage[] = [];
+    await bus.subscribe({
+      groupId: 'g',
+      topics: ['t'],
+      handler: (m) => {
+        if (hold && handled.length === 1) throw new Error('not yet');
+        handled.push(m);
+      },
+      start: 'earliest',
+    });
+    expect(await lag()).toEqual([]); // nothing handled: no position yet
+    for (let i = 0; i < 4; i++) await bus.publish('t', 'a', { i });
+    await tick();
+    expect(handled).toHaveLength(1);
+    expect(await lag()).toEqual([{ group: 'g', topic: 't', partition: p, lag: 3 }]);
+    hold = false;
+    while (handled.length < 4) await new Promise((r) => setTimeout(r, 20));
+    expect(await lag()).toEqual([{ group: 'g', topic: 't', partition: p, lag: 0 }]);
+    await bus.close();
+  });
+
+  it('does not count a failed handler call, and forgets revoked partitions', async () => {
+    const { bus, batches, lag } = await open();
+    let fail = true;
+    await bus.publish('t', 'a', {});
+    const sub = await bus.subscribe({
+      groupId: 'g',
+      topics: ['t'],
+      handler: () => {
+        if (fail) {
+          fail = false;
+          throw new Error('once');
+        }
+      },
+    });
+    while (batches.length === 0) await new Promise((r) => setTimeout(r, 20));
+    expect(batches).toHaveLength(1);
+    expect(await lag()).toHaveLength(1);
+    await sub.close();
+    expect(await lag()).toEqual([]);
+    await bus.close();
+  });
+});

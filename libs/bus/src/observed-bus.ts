@@ -1,0 +1,156 @@
+import {
+  Bus,
+  type BusHeaders,
+  type BusMessage,
+  type PublishResult,
+  type RequestOptions,
+  type SubscribeOptions,
+  type Subscription,
+  type TopicPartitionOffset,
+} from './bus';
+
+export interface ConsumerLag {
+  group: string;
+  topic: string;
+  partition: number;
+  /** Messages published and not yet handled by the group. */
+  lag: number;
+}
+
+/**
+ * What the bus tells a metrics system about its consumers, without depending on one (libs/runtime's
+ * `Metrics.consumers` implements it).
+ */
+export interface ConsumerObserver {
+  /** The recorder of one (group, topic, partition): called with the size of each handled batch. */
+  partition(group: string, topic: string, partition: number): (size: number) => void;
+  /** Registers the reader of every consumer's lag, which the observer calls when it needs it. */
+  lag(read: () => Promise<readonly ConsumerLag[]>): void;
+}
+
+interface Position {
+  group: string;
+  topic: string;
+  partition: number;
+  record: (size: number) => void;
+  /** Offset of the last message handled; undefined until one is. */
+  last?: string;
+}
+
+/**
+ * A Bus whose consumers report to a ConsumerObserver, the same for both adapters: the size of every
+ * successful handler call, and the lag of each owned partition, measured when asked as the end
+ * offset minus the next offset to handle. A partition counts from its first handled message until
+ * it is revoked. Everything else goes to the adapter unchanged.
+ */
+export class ObservedBus extends Bus {
+  readonly kind: Bus['kind'];
+  /** group -> topic -> partition -> position. */
+  private readonly positions = new Map<string, Map<string, Position[]>>();
+
+  constructor(
+    private readonly inner: Bus,
+    private readonly observer: ConsumerObserver,
+  ) {
+    super();
+    this.kind = inner.kind;
+    observer.lag(() => this.lag());
+  }
+
+  subscribe<T = unknown>(options: SubscribeOptions<T>): Promise<Subscription> {
+    const { groupId, handler, batchHandler, onRevoked } = options;
+    const handled = (m: BusMessage<T>, size: number) => {
+      const p = this.position(groupId, m.topic, m.partition);
+      p.last = m.offset;
+      p.record(size);
+    };
+    return this.inner.subscribe<T>({
+      ...options,
+      handler: handler && ((m) => after(handler(m), () => handled(m, 1))),
+      batchHandler:
+        batchHandler && ((ms) => after(batchHandler(ms), () => handled(ms[ms.length - 1]!, ms.length))),
+      onRevoked: (partitions, subscription) => {
+        const topics = this.positions.get(groupId);
+        for (const tp of partitions) {
+          const p = topics?.get(tp.topic)?.[tp.partition];
+          if (p) p.last = undefined;
+        }
+        return onRevoked?.(partitions, subscription);
+      },
+    });
+  }
+
+  /** Lag of every partition with a handled message, one end-offset query per topic. */
+  private async lag(): Promise<ConsumerLag[]> {
+    const byTopic = new Map<string, Position[]>();
+    for (const topics of this.positions.values()) {
+      for (const [topic, partitions] of topics) {
+        const handled = partitions.filter((p) => p?.last !== undefined);
+        if (handled.length) byTopic.set(topic, [...(byTopic.get(topic) ?? []), ...handled]);
+      }
+    }
+    const out: ConsumerLag[] = [];
+    for (const [topic, handled] of byTopic) {
+      const end = new Map((await this.inner.endOffsets(topic)).map((o) => [o.partition, BigInt(o.offset)]));
+      for (const p of handled) {
+        const e = end.get(p.partition);
+        if (e === undefined || p.last === undefined) continue;
+        const lag = e - BigInt(p.last) - 1n;
+        out.push({ group: p.group, topic, partition: p.partition, lag: Number(lag > 0n ? lag : 0n) });
+      }
+    }
+    return out;
+  }
+
+  private position(group: string, topic: string, partition: number): Position {
+    let topics = this.positions.get(group);
+    if (!topics) this.positions.set(group, (topics = new Map()));
+    let partitions = topics.get(topic);
+    if (!partitions) topics.set(topic, (partitions = []));
+    return (partitions[partition] ??= {
+      group,
+      topic,
+      partition,
+      record: this.observer.partition(group, topic, partition),
+    });
+  }
+
+  connect(): Promise<void> {
+    return this.inner.connect();
+  }
+
+  isConnected(): boolean {
+    return this.inner.isConnected();
+  }
+
+  publish<T>(topic: string, key: string, value: T, headers?: BusHeaders): Promise<PublishResult> {
+    return this.inner.publish(topic, key, value, headers);
+  }
+
+  request<TReply = unknown>(
+    topic: string,
+    key: string,
+    value: unknown,
+    options: RequestOptions,
+  ): Promise<BusMessage<TReply>> {
+    return this.inner.request<TReply>(topic, key, value, options);
+  }
+
+  endOffsets(topic: string): Promise<TopicPartitionOffset[]> {
+    return this.inner.endOffsets(topic);
+  }
+
+  partitionFor(topic: string, key: string): number {
+    return this.inner.partitionFor(topic, key);
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
+
+/** Runs `then` after `result` settles successfully, staying synchronous when the handler was. */
+function after(result: void | Promise<void>, then: () => void): void | Promise<void> {
+  if (typeof (result as Promise<void> | undefined)?.then === 'function') return result!.then(then);
+  then();
+}

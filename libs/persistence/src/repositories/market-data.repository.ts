@@ -1,0 +1,290 @@
+import { type EntityManager, MoreThanOrEqual, type ObjectLiteral, type SelectQueryBuilder } from 'typeorm';
+import {
+  type CandleSeriesName,
+  MarketCandleEntity,
+  MarketTickerMinuteEntity,
+} from '../entities/market-candle.entity';
+import {
+  FundingRateEntity,
+  MarketPositionEntity,
+  MarketStatisticEntity,
+} from '../entities/market-statistic.entity';
+import { MarketAggTradeEntity, MarketTradeEntity } from '../entities/market-trade.entity';
+
+/**
+ * A page of a market-data series, oldest first, like Binance: with startTime the first `limit` rows
+ * from it; otherwise the last `limit` rows up to endTime (or now).
+ */
+export interface SeriesWindow {
+  startTime?: number;
+  endTime?: number;
+  limit: number;
+}
+
+/**
+ * The market-data projections in Postgres: written by the market-data service in one transaction
+ * per turn (bind with `new MarketDataRepository(manager)` inside `applyOnce`), read by gateways.
+ */
+export class MarketDataRepository {
+  constructor(readonly manager: EntityManager) {}
+
+  // ---- writes (the market-data service) ----
+
+  /** New trades; a replayed id is ignored. */
+  async insertTrades(rows: MarketTradeEntity[]): Promise<void> {
+    if (rows.length)
+      await this.manager
+        .createQueryBuilder()
+        .insert()
+        .into(MarketTradeEntity)
+        .values(rows)
+        .orIgnore()
+        .execute();
+  }
+
+  /** Aggregates by (symbol, first id): a growing aggregate replaces its earlier row. */
+  async upsertAggTrades(rows: MarketAggTradeEntity[]): Promise<void> {
+    if (rows.length)
+      await this.manager
+        .createQueryBuilder()
+        .insert()
+        .into(MarketAggTradeEntity)
+        .values(rows)
+        .orUpdate(['qty', 'last_id'], ['symbol', 'id'])
+        .execute();
+  }
+
+  async upsertCandles(rows: MarketCandleEntity[]): Promise<void> {
+    if (rows.length)
+      await this.manager
+        .createQueryBuilder()
+        .insert()
+        .into(MarketCandleEntity)
+        .values(rows)
+        .orUpdate(
+          [
+            'close_time',
+            'open',
+            'high',
+            'low',
+            'close',
+            'volume',
+            'quote_volume',
+            'count',
+            'taker_buy_volume',
+            'taker_buy_quote_volume',
+          ],
+          ['symbol', 'series', 'interval', 'open_time'],
+        )
+        .execute();
+  }
+
+  /** The minutes a turn changed; minutes older than `before` are deleted (the window is 24 h). */
+  async saveTickerMinutes(rows: MarketTickerMinuteEntity[], before?: number): Promise<void> {
+    if (rows.length)
+      await this.manager
+        .createQueryBuilder()
+        .insert()
+        .into(MarketTickerMinuteEntity)
+        .values(rows)
+        .orUpdate(
+          [
+            'open',
+            'high',
+            'low',
+            'close',
+            'volume',
+            'quote_volume',
+            'count',
+            'first_time',
+            'last_time',
+            'last_qty',
+          ],
+          ['symbol', 'open_time'],
+        )
+        .execute();
+    if (before !== undefined)
+      await this.manager
+        .createQueryBuilder()
+        .delete()
+        .from(MarketTickerMinuteEntity)
+        .where('open_time < :before', { before })
+        .execute();
+  }
+
+  async upsertStatistics(rows: MarketStatisticEntity[]): Promise<void> {
+    if (rows.length)
+      await this.manager
+        .createQueryBuilder()
+        .insert()
+        .into(MarketStatisticEntity)
+        .values(rows)
+        .orUpdate(
+          [
+            'open_interest',
+            'open_interest_value',
+            'long_accounts',
+            'short_accounts',
+            'top_long_accounts',
+            'top_short_accounts',
+            'top_long_positions',
+            'top_short_positions',
+          ],
+          ['symbol', 'period', 'time'],
+        )
+        .execute();
+  }
+
+  /** Positions as they now stand; a zero size deletes the row. */
+  async savePositions(rows: MarketPositionEntity[]): Promise<void> {
+    const open = rows.filter((r) => !/^-?0*\.?0*$/.test(r.size));
+    const closed = rows.filter((r) => /^-?0*\.?0*$/.test(r.size));
+    if (open.length)
+      await this.manager
+        .createQueryBuilder()
+        .insert()
+        .into(MarketPositionEntity)
+        .values(open)
+        .orUpdate(['size'], ['symbol', 'user'])
+        .execute();
+    for (const r of closed)
+      await this.manager.delete(MarketPositionEntity, { symbol: r.symbol, user: r.user });
+  }
+
+  async insertFundingRates(rows: FundingRateEntity[]): Promise<void> {
+    if (rows.length)
+      await this.manager
+        .createQueryBuilder()
+        .insert()
+        .into(FundingRateEntity)
+        .values(rows)
+        .orIgnore()
+        .execute();
+  }
+
+  // ---- state a restarting projector resumes from ----
+
+  /** The newest candle of each interval of a series. */
+  latestCandles(symbol: string, series: CandleSeriesName): Promise<MarketCandleEntity[]> {
+    return this.manager
+      .getRepository(MarketCandleEntity)
+      .createQueryBuilder('c')
+      .distinctOn(['c.interval'])
+      .where('c.symbol = :symbol AND c.series = :series', { symbol, series })
+      .orderBy('c.interval')
+      .addOrderBy('c.open_time', 'DESC')
+      .getMany();
+  }
+
+  /** Minutes of the rolling 24 h ticker from `since` on, oldest first. */
+  tickerMinutesSince(symbol: string, since: number): Promise<MarketTickerMinuteEntity[]> {
+    return this.manager.getRepository(MarketTickerMinuteEntity).find({
+      where: { symbol, openTime: MoreThanOrEqual(since) },
+      order: { openTime: 'ASC' },
+    });
+  }
+
+  lastTrade(symbol: string): Promise<MarketTradeEntity | null> {
+    return this.manager
+      .getRepository(MarketTradeEntity)
+      .findOne({ where: { symbol }, order: { id: 'DESC' } });
+  }
+
+  lastAggTrade(symbol: string): Promise<MarketAggTradeEntity | null> {
+    return this.manager
+      .getRepository(MarketAggTradeEntity)
+      .findOne({ where: { symbol }, order: { id: 'DESC' } });
+  }
+
+  positions(symbol: string): Promise<MarketPositionEntity[]> {
+    return this.manager
+      .getRepository(MarketPositionEntity)
+      .find({ where: { symbol }, order: { user: 'ASC' } });
+  }
+
+  // ---- reads (gateways) ----
+
+  /** Trades from `fromId` on, or the latest `limit`; oldest first. */
+  trades(symbol: string, limit: number, fromId?: number): Promise<MarketTradeEntity[]> {
+    const qb = this.manager
+      .getRepository(MarketTradeEntity)
+      .createQueryBuilder('t')
+      .where('t.symbol = :symbol', { symbol });
+    if (fromId !== undefined)
+      return qb.andWhere('t.id >= :fromId', { fromId }).orderBy('t.id', 'ASC').limit(limit).getMany();
+    return qb
+      .orderBy('t.id', 'DESC')
+      .limit(limit)
+      .getMany()
+      .then((rows) => rows.reverse());
+  }
+
+  /** Aggregates from `fromId` on, or in a time window, or the latest; oldest first. */
+  aggTrades(symbol: string, page: SeriesWindow & { fromId?: number }): Promise<MarketAggTradeEntity[]> {
+    const qb = this.manager
+      .getRepository(MarketAggTradeEntity)
+      .createQueryBuilder('a')
+      .where('a.symbol = :symbol', { symbol });
+    if (page.fromId !== undefined)
+      return qb.andWhere('a.id >= :fromId', page).orderBy('a.id', 'ASC').limit(page.limit).getMany();
+    return window(qb, 'a.time', 'a.id', page);
+  }
+
+  candles(
+    symbol: string,
+    series: CandleSeriesName,
+    interval: string,
+    page: SeriesWindow,
+  ): Promise<MarketCandleEntity[]> {
+    const qb = this.manager
+      .getRepository(MarketCandleEntity)
+      .createQueryBuilder('c')
+      .where('c.symbol = :symbol AND c.series = :series AND c.interval = :interval', {
+        symbol,
+        series,
+        interval,
+      });
+    return window(qb, 'c.open_time', 'c.open_time', page);
+  }
+
+  statistics(symbol: string, period: string, page: SeriesWindow): Promise<MarketStatisticEntity[]> {
+    const qb = this.manager
+      .getRepository(MarketStatisticEntity)
+      .createQueryBuilder('s')
+      .where('s.symbol = :symbol AND s.period = :period', { symbol, period });
+    return window(qb, 's.time', 's.time', page);
+  }
+
+  /** Settled funding rates; without a symbol, every symbol's. */
+  fundingRates(symbol: string | undefined, page: SeriesWindow): Promise<FundingRateEntity[]> {
+    const qb = this.manager.getRepository(FundingRateEntity).createQueryBuilder('f').where('true');
+    if (symbol !== undefined) qb.andWhere('f.symbol = :symbol', { symbol });
+    return window(qb, 'f.funding_time', 'f.symbol', page);
+  }
+
+  /** The latest settled funding rate of each symbol that has one (by symbol). */
+  latestFundingRates(): Promise<FundingRateEntity[]> {
+    return this.manager
+      .getRepository(FundingRateEntity)
+      .createQueryBuilder('f')
+      .distinctOn(['f.symbol'])
+      .orderBy('f.symbol')
+      .addOrderBy('f.funding_time', 'DESC')
+      .getMany();
+  }
+}
+
+/** Binance's paging: ascending from startTime, else the newest `limit` up to endTime, oldest first. */
+async function window<T extends ObjectLiteral>(
+  qb: SelectQueryBuilder<T>,
+  timeColumn: string,
+  tieBreak: string,
+  page: SeriesWindow,
+): Promise<T[]> {
+  if (page.startTime !== undefined) qb.andWhere(`${timeColumn} >= :startTime`, page);
+  if (page.endTime !== undefined) qb.andWhere(`${timeColumn} <= :endTime`, page);
+  if (page.startTime !== undefined)
+    return qb.orderBy(timeColumn, 'ASC').addOrderBy(tieBreak, 'ASC').limit(page.limit).getMany();
+  const rows = await qb.orderBy(timeColumn, 'DESC').addOrderBy(tieBreak, 'DESC').limit(page.limit).getMany();
+  return rows.reverse();
+}
