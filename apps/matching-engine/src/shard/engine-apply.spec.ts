@@ -71,7 +71,8 @@ describe('EngineShard.apply', () => {
     expect(taker?.events.map((e) => [e.type, e.id])).toEqual([
       ['order.accepted', `${TOPIC}/0/1/0`],
       ['trade', `${TOPIC}/0/1/1`],
-      ['book.top', `${TOPIC}/0/1/2`],
+      ['book.delta', `${TOPIC}/0/1/2`],
+      ['book.top', `${TOPIC}/0/1/3`],
     ]);
     expect(published).toEqual([]);
     expect(shard.book('BTCUSDT')?.restingOrders).toBe(1);
@@ -97,7 +98,7 @@ describe('EngineShard.apply', () => {
     const first = shard.apply(at(0), place(ALICE, 'BUY', '100', '1', { origin, replyTo }));
     expect(first?.events.at(-1)).toMatchObject({
       type: 'command.result',
-      id: `${TOPIC}/0/0/2`,
+      id: `${TOPIC}/0/0/3`,
       command: 'order.place',
       ok: true,
       replyTo,
@@ -139,15 +140,17 @@ describe('EngineShard.apply', () => {
     expect(reply).toMatchObject({ ok: true, result: { status: 'FILLED' } });
     expect(published.map((e) => e.type)).toEqual([
       'order.accepted',
+      'book.delta',
       'book.top',
       'order.accepted',
       'trade',
+      'book.delta',
       'book.top',
     ]);
     expect(await shard.handle(at(1), place(BOB, 'BUY', '100', '1'))).toMatchObject({
       ok: false,
       error: { reason: 'ALREADY_APPLIED' },
     });
-    expect(published).toHaveLength(5);
+    expect(published).toHaveLength(7);
   });
 });

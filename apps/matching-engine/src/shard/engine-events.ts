@@ -16,8 +16,9 @@ export interface InputPlace {
 
 /**
  * The book's events of the last command as engine events (ids `<input place>/<event index>`,
- * trade ids derived from them), then a `book.top` when the top of the book changed. Also forgets
- * the interned ids of orders that left the book and remembers the top it published.
+ * trade ids derived from them), then a `book.delta` when the command changed any price level, then
+ * a `book.top` when the top of the book changed. Also forgets the interned ids of orders that left
+ * the book and remembers the delta and the top it published.
  */
 export function bookEvents(
   p: EnginePartition,
@@ -44,6 +45,8 @@ export function bookEvents(
   }
   // Orders that left the book no longer need their UUID mapping.
   for (const o of gone) if (!sb.book.order(o)) p.forgetOrder(o);
+  const delta = bookDelta(sb, ev.count > 0 ? ev.seq[0] : sb.book.seq, px, qty);
+  if (delta) out.push({ ...base, id: outputId(at.topic, at.partition, at.offset, out.length), ...delta });
   const b = sb.book;
   const top = {
     bidPrice: px(b.bestQty(BookSide.BUY) > 0 ? b.bestPrice(BookSide.BUY) : 0),
@@ -56,13 +59,38 @@ export function bookEvents(
     sb.top = key;
     out.push({
       ...base,
-      id: outputId(at.topic, at.partition, at.offset, ev.count),
+      id: outputId(at.topic, at.partition, at.offset, out.length),
       seq: b.seq,
       type: 'book.top',
       ...top,
     });
   }
   return out;
+}
+
+type BookDelta = Extract<EngineEvent, { type: 'book.delta' }>;
+
+/**
+ * The levels the last command changed as a `book.delta` body (undefined when none changed), chained
+ * to the symbol's previous delta by `prevSeq`; remembers its `seq` for the next one.
+ */
+function bookDelta(
+  sb: SymbolBook,
+  firstSeq: number,
+  px: (ticks: number) => string,
+  qty: (lots: number) => string,
+): Omit<BookDelta, 'id' | 'v' | 'time' | 'symbol'> | undefined {
+  const changes = sb.book.levelChanges;
+  if (changes.count === 0) return undefined;
+  const bids: [string, string][] = [];
+  const asks: [string, string][] = [];
+  // The book lists bids best first, then asks best first: the wire order.
+  for (let i = 0; i < changes.count; i++)
+    (changes.side(i) === BookSide.BUY ? bids : asks).push([px(changes.price(i)), qty(changes.quantity(i))]);
+  const seq = sb.book.seq;
+  const delta = { type: 'book.delta' as const, seq, firstSeq, prevSeq: sb.prevSeq, bids, asks };
+  sb.prevSeq = seq;
+  return delta;
 }
 
 /** One book event as the engine event it publishes. */

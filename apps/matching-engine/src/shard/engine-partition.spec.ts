@@ -32,10 +32,22 @@ describe('EnginePartition snapshot', () => {
     expect(p.seen({ partition: 5, offset: '42', index: 2 })).toBe(false);
   });
 
-  it('writes back exactly what it read', () => {
+  it('writes back what it read, with prevSeq 0 (no book.delta published yet) on each book', () => {
     const p = EnginePartition.deserialize(3, stored);
+    expect(p.books.get('BTCUSDT')?.prevSeq).toBe(0);
     p.lastOffset = 3n;
-    expect(JSON.parse(p.serialize().toString('utf8'))).toEqual(JSON.parse(stored.toString('utf8')));
+    const read = JSON.parse(stored.toString('utf8')) as { books: object[] };
+    expect(JSON.parse(p.serialize().toString('utf8'))).toEqual({
+      ...read,
+      books: read.books.map((b) => ({ ...b, prevSeq: 0 })),
+    });
+  });
+
+  it('keeps the seq of the last book.delta across a snapshot', () => {
+    const p = EnginePartition.deserialize(3, stored);
+    p.books.get('BTCUSDT')!.prevSeq = 41;
+    const again = EnginePartition.deserialize(3, p.serialize());
+    expect(again.books.get('BTCUSDT')?.prevSeq).toBe(41);
   });
 
   it('refuses another version', () => {

@@ -14,6 +14,8 @@ export interface SymbolBook {
   quantityPrecision: number;
   /** The last `book.top` published (JSON), so an unchanged top is not published again. */
   top: string;
+  /** `seq` of the last `book.delta` published (0: none yet): the next one's `prevSeq`. */
+  prevSeq: number;
 }
 
 /** What the bus knows an interned order by. */
@@ -44,6 +46,7 @@ export function createSymbolBook(market: Market): SymbolBook {
     pricePrecision: market.pricePrecision,
     quantityPrecision: market.quantityPrecision,
     top: '',
+    prevSeq: 0,
   };
 }
 
@@ -55,7 +58,8 @@ interface EngineSnapshotV1 {
   users: string[];
   origins?: [number, string, number?][];
   orders: [number, string, string, string][];
-  books: (Omit<SymbolBook, 'book'> & { book: string })[];
+  /** `prevSeq` is absent from snapshots written before `book.delta` existed. */
+  books: (Omit<SymbolBook, 'book' | 'prevSeq'> & { book: string; prevSeq?: number })[];
 }
 
 /**
@@ -143,7 +147,11 @@ export class EnginePartition extends ShardPartition {
       p.orderIds.set(uuid, id);
     }
     for (const b of s.books)
-      p.books.set(b.symbol, { ...b, book: OrderBook.restore(new Uint8Array(Buffer.from(b.book, 'base64'))) });
+      p.books.set(b.symbol, {
+        ...b,
+        prevSeq: b.prevSeq ?? 0,
+        book: OrderBook.restore(new Uint8Array(Buffer.from(b.book, 'base64'))),
+      });
     return p;
   }
 }

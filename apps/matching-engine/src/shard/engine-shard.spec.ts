@@ -251,6 +251,10 @@ describe('EngineShard', () => {
     const oldIds = new Set(events.slice(0, before).map((e) => e.id));
     expect(replayed.length).toBeGreaterThan(0);
     expect(replayed.every((e) => oldIds.has(e.id))).toBe(true);
+    // ...and the same events: book.delta's prevSeq chain came back with the snapshot.
+    const old = new Map(events.slice(0, before).map((e) => [e.id, e]));
+    expect(replayed.map((e) => old.get(e.id))).toEqual(replayed);
+    expect(replayed.map((e) => e.type)).toContain('book.delta');
     expect(replayed.filter((e) => e.type === 'trade')).toHaveLength(0);
     // Ids and users survived the snapshot: Alice can still cancel her orders.
     const cancel = await send({ type: 'order.cancelAll', user: ALICE });

@@ -15,7 +15,7 @@ describe('risk router', () => {
       expect(parseOutputId(bad)).toBeUndefined();
   });
 
-  it('copies a trade to its maker and its taker, each copy saying its liquidity; order events to their owner; book tops to nobody', () => {
+  it('copies a trade to its maker and its taker, each copy saying its liquidity; order events to their owner; book tops and deltas to nobody', () => {
     const base = { id: 'perp.engine.commands.v1/0/1/0', v: 1 as const, time: 1, symbol: 'BTCUSDT', seq: 1 };
     const side = (user: string) => ({
       orderId: 'o',
@@ -54,5 +54,14 @@ describe('risk router', () => {
       askQty: '1',
     };
     expect(engineEventRecipients(top)).toEqual([]);
+    const delta: EngineEvent = {
+      ...base,
+      type: 'book.delta',
+      firstSeq: 1,
+      prevSeq: 0,
+      bids: [['1', '1']],
+      asks: [],
+    };
+    expect(engineEventRecipients(delta)).toEqual([]);
   });
 });

@@ -10,9 +10,17 @@ const order = {
   seq: z.number().int().nonnegative(),
 };
 const split = z.object({ open: decimal, close: decimal });
-/** One L2 level: [price, quantity], quantity "0" when the level is gone. */
+/** One L2 level: [price, quantity], a zero quantity when the level is gone. */
 const level = z.tuple([decimal, decimal]);
 const bookSeq = z.number().int().nonnegative();
+const BOOK_DELTA_DOC = [
+  'L2 book delta: every price level whose aggregated resting quantity the command changed, with the',
+  'quantity now at the market\'s precision (zero, e.g. "0.000": the level is gone). One per command',
+  'that changed a level, after its order and trade events and before its book.top. A consumer keeps',
+  'a book from a depth snapshot whose lastUpdateId is a book seq: it drops deltas with',
+  'seq <= lastUpdateId; the first it applies must have prevSeq <= lastUpdateId, and each later one',
+  'prevSeq = the seq of the delta before (else a delta was missed: resynchronise).',
+].join(' ');
 
 /** Engine -> everyone, keyed by symbol; `seq` is the symbol's gap-free sequence number. */
 export const engineEvent = z.discriminatedUnion('type', [
@@ -71,9 +79,7 @@ export const engineEvent = z.discriminatedUnion('type', [
       bids: z.array(level).describe('changed bid levels [price, quantity], best (highest) first'),
       asks: z.array(level).describe('changed ask levels [price, quantity], best (lowest) first'),
     })
-    .describe(
-      'L2 book delta: every price level whose aggregated resting quantity the command changed, with the quantity now ("0": the level is gone); one per command that changed a level, after its order and trade events and before its book.top. A consumer keeps a book from a depth snapshot whose lastUpdateId is a book seq: it drops deltas with seq <= lastUpdateId; the first it applies must have prevSeq <= lastUpdateId, and each later one prevSeq = the seq of the delta before (else a delta was missed: resynchronise).',
-    ),
+    .describe(BOOK_DELTA_DOC),
   z.object({
     ...envelope,
     type: z.literal('market.status'),

@@ -1,3 +1,4 @@
+import type { BookLevelChangeLog } from './level-changes';
 import { OrderBook } from './order-book';
 import { BookEventLog, OrderBookApi } from './order-book-api';
 import { ReferenceOrderBook } from './reference-order-book';
@@ -12,7 +13,7 @@ import {
 
 /**
  * Both implementations behind one OrderBookApi, for the unit suite: every command goes to the fast
- * OrderBook and to the ReferenceOrderBook, and every answer (return value, events, query) must be
+ * OrderBook and to the ReferenceOrderBook, and every answer (return value, events, level changes, query) must be
  * the same on both or the call throws. The fast book's answer is returned, so an assertion on it
  * holds for both books.
  */
@@ -27,6 +28,10 @@ export class BookPair implements OrderBookApi {
 
   get events(): BookEventLog {
     return this.fast.events;
+  }
+  get levelChanges(): BookLevelChangeLog {
+    this.agree('levelChanges', this.fast.levelChanges.toArray(), this.reference.levelChanges.toArray());
+    return this.fast.levelChanges;
   }
   get state(): BookMarketState {
     return this.agree('state', this.fast.state, this.reference.state);
@@ -93,6 +98,9 @@ export class BookPair implements OrderBookApi {
   ordersOf(side: BookSide): RestingBookOrder[] {
     return this.query('ordersOf', (b) => b.ordersOf(side));
   }
+  levelQty(side: BookSide, price: number): number {
+    return this.query('levelQty', (b) => b.levelQty(side, price));
+  }
   depth(side: BookSide, maxLevels?: number): BookLevel[] {
     return this.query('depth', (b) => b.depth(side, maxLevels));
   }
@@ -100,6 +108,11 @@ export class BookPair implements OrderBookApi {
   private command<T>(what: string, run: (b: OrderBookApi) => T): T {
     const result = this.query(what, run);
     this.agree(`${what} events`, this.fast.events.toArray(), this.reference.events.toArray());
+    this.agree(
+      `${what} level changes`,
+      this.fast.levelChanges.toArray(),
+      this.reference.levelChanges.toArray(),
+    );
     return result;
   }
 

@@ -111,6 +111,7 @@ export abstract class Matcher extends RestingOrders {
       }
       left -= q;
       const mLeft = mq - q;
+      levels.touch(lvl);
       levels.qty[lvl] -= q;
       const uRo = users.ro;
       if (orders.flags[m] & F_RO) uRo[2 * mu + opp] -= q;
@@ -231,6 +232,7 @@ export abstract class Matcher extends RestingOrders {
           this.removeOrder(w);
         } else {
           orders.qty[w] = q - excess;
+          levels.touch(orders.level[w]);
           levels.qty[orders.level[w]] -= excess;
           users.ro[2 * u + s] -= excess;
           this.events.order(

@@ -1,4 +1,5 @@
 import type { BookEvent } from './events';
+import type { BookLevelChangeLog } from './level-changes';
 import type { BookLevel, BookMarketState, BookSide, NewBookOrder, RestingBookOrder } from './types';
 
 /** The events of the last command, read back as objects (BookEventBuffer also exposes its columns). */
@@ -18,6 +19,11 @@ export interface BookEventLog {
 export interface OrderBookApi {
   /** Events of the last command; every command clears them first. */
   readonly events: BookEventLog;
+  /**
+   * Price levels whose resting quantity the last command changed, with their quantity now (0: gone):
+   * each level once, only net changes, bids best first then asks best first. Cleared with `events`.
+   */
+  readonly levelChanges: BookLevelChangeLog;
   readonly state: BookMarketState;
   /** Sequence number of the last event emitted. */
   readonly seq: number;
@@ -54,6 +60,8 @@ export interface OrderBookApi {
   openOrders(user: number): RestingBookOrder[];
   /** Resting orders of a side in priority order (best price first, FIFO within a price). */
   ordersOf(side: BookSide): RestingBookOrder[];
+  /** Resting quantity at a price (ticks) of a side, in lots; 0 when no order rests there. */
+  levelQty(side: BookSide, price: number): number;
   /** Aggregated levels of a side, best first. */
   depth(side: BookSide, maxLevels?: number): BookLevel[];
 }

@@ -9,7 +9,9 @@ import { NewBookOrder, RestingBookOrder } from './types';
  * The engine against an obviously-correct reference (ReferenceOrderBook: plain arrays, sorted naively
  * on every use, FOK by clone-run-rollback). Both must emit the same events (kinds, ids, prices, quantities, open/close
  * splits, reasons, sequence numbers) and hold the same book, positions and open interest after
- * every operation; and the engine's book must satisfy the invariants on its own.
+ * every operation; and the engine's book must satisfy the invariants on its own. Both must also
+ * report the same net level changes (the reference diffs its depth before and after each command),
+ * and those changes, applied in order to an empty book of levels, must rebuild the depth.
  */
 
 const MAX_QTY = 1000;
@@ -273,6 +275,38 @@ function checkInvariants(book: OrderBook, bids: RestingBookOrder[], asks: Restin
 
 const CAP = 40;
 
+/** An L2 book kept only from level changes, as a market-data consumer would. */
+class LevelMirror {
+  private readonly sides = [new Map<number, number>(), new Map<number, number>()];
+
+  apply(book: OrderBookApi): void {
+    const lc = book.levelChanges;
+    for (let i = 0; i < lc.count; i++) {
+      const side = this.sides[lc.side(i)];
+      if (lc.quantity(i) === 0) side.delete(lc.price(i));
+      else side.set(lc.price(i), lc.quantity(i));
+    }
+  }
+
+  levels(side: 0 | 1): [number, number][] {
+    return [...this.sides[side]].sort(([a], [b]) => (side === 0 ? b - a : a - b));
+  }
+}
+
+function checkLevelChanges(book: OrderBook, ref: ReferenceOrderBook, o: Op, mirror: LevelMirror): void {
+  const changes = book.levelChanges.toArray();
+  same(changes, ref.levelChanges.toArray());
+  for (const c of changes) check(c.quantity === book.levelQty(c.side, c.price), 'change = levelQty');
+  const probe = o.t === 'place' ? o.o.price : o.t === 'amend' ? o.price : 100;
+  for (const side of [0, 1] as const) same(book.levelQty(side, probe), ref.levelQty(side, probe));
+  mirror.apply(book);
+  for (const side of [0, 1] as const)
+    same(
+      mirror.levels(side),
+      book.depth(side).map((l) => [l.price, l.quantity]),
+    );
+}
+
 function run(mix: Mix, numRuns: number): void {
   fc.assert(
     fc.property(
@@ -293,6 +327,7 @@ function run(mix: Mix, numRuns: number): void {
           maxPrice: MAX_PRICE,
         });
         const ledger = new Ledger();
+        const mirror = new LevelMirror();
         gen.forEach((g, i) => {
           const o = resolve(g);
           apply(book, o);
@@ -305,6 +340,7 @@ function run(mix: Mix, numRuns: number): void {
           same(bids, ref.ordersOf(0));
           same(asks, ref.ordersOf(1));
           same([book.depth(0), book.depth(1)], [ref.depth(0), ref.depth(1)]);
+          checkLevelChanges(book, ref, o, mirror);
           same([book.longOi, book.shortOi], [ref.longOi, ref.shortOi]);
           for (const u of [1, 2, 3]) {
             same(book.position(u), ref.position(u));

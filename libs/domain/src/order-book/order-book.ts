@@ -76,6 +76,7 @@ export class OrderBook extends Matcher implements OrderBookApi {
   place(o: NewBookOrder): void {
     const { events: ev, users } = this;
     ev.count = 0;
+    this.levels.beginCommand();
     const side = o.side;
     const type = o.type;
     const tif = o.timeInForce;
@@ -162,6 +163,7 @@ export class OrderBook extends Matcher implements OrderBookApi {
   /** Cancels a user's order. Events: CANCELED, or CANCEL_REJECTED (UNKNOWN_ORDER). */
   cancel(user: number, orderId: number): boolean {
     this.events.count = 0;
+    this.levels.beginCommand();
     const o = this.orders.ids.get(orderId);
     if (o === NIL || this.users.id[this.orders.user[o]] !== user) {
       this.events.order(
@@ -186,6 +188,7 @@ export class OrderBook extends Matcher implements OrderBookApi {
   /** Cancels by client order id; a rejection carries orderId -1. */
   cancelByClientId(user: number, clientOrderId: string): boolean {
     this.events.count = 0;
+    this.levels.beginCommand();
     const u = this.users.lookup(user);
     const o = u === NIL ? undefined : this.users.cids[u]?.get(clientOrderId);
     if (o === undefined) {
@@ -200,6 +203,7 @@ export class OrderBook extends Matcher implements OrderBookApi {
   /** Cancels every open order of a user (oldest priority first); returns how many. */
   cancelAll(user: number): number {
     this.events.count = 0;
+    this.levels.beginCommand();
     const users = this.users;
     const u = users.lookup(user);
     if (u === NIL) return 0;
@@ -221,6 +225,7 @@ export class OrderBook extends Matcher implements OrderBookApi {
   amend(user: number, orderId: number, price: number, quantity: number): boolean {
     const { events: ev, orders, users, levels } = this;
     ev.count = 0;
+    levels.beginCommand();
     const o = orders.ids.get(orderId);
     let reason: number = Reason.NONE;
     if (this._state !== State.TRADING) reason = Reason.MARKET_NOT_TRADING;
@@ -254,6 +259,7 @@ export class OrderBook extends Matcher implements OrderBookApi {
       if (qty < oldQty) {
         const d = oldQty - qty;
         orders.qty[o] = qty;
+        levels.touch(orders.level[o]);
         levels.qty[orders.level[o]] -= d;
         if (flags & F_RO) users.ro[2 * u + side] -= d;
       }
@@ -305,6 +311,7 @@ export class OrderBook extends Matcher implements OrderBookApi {
   setState(state: BookMarketState): void {
     const ev = this.events;
     ev.count = 0;
+    this.levels.beginCommand();
     this._state = state;
     ev.marketState(++this._seq, state);
     if (state !== State.CLOSE) return;

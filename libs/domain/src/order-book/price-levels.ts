@@ -1,3 +1,4 @@
+import { LevelChanges } from './level-changes';
 import { Slot } from './order-pool';
 import { growF64, growI32, growU8 } from './typed-arrays';
 import { BookSide } from './types';
@@ -12,7 +13,9 @@ const FINGER = 8;
  * FIFO of orders (links in OrderPool) and keeps their total quantity and count. The levels of a
  * side form a doubly-linked list best -> worst (matching walks it), indexed by a treap (insert and
  * remove O(log n), O(1) expected near the top thanks to the walk from the best level).
- * Free slots are chained through `next`.
+ * Free slots are chained through `next`. `touch` records a level in `changes` before a command
+ * changes its quantity (not again while it is the level touched last: a fill and its maker's
+ * removal, or a sweep of one level, record it once).
  */
 export class PriceLevels {
   cap: number;
@@ -33,6 +36,20 @@ export class PriceLevels {
   private parent: Int32Array;
   private prio: Int32Array;
   private side: Uint8Array;
+  /**
+   * The current command's records, one per `touch` (LevelChanges reads them): the slot, the level's
+   * key (-price for a bid, +price for an ask) and its quantity before the change.
+   */
+  touchedSlot: Int32Array = new Int32Array(16);
+  touchedKey: Float64Array = new Float64Array(16);
+  touchedBefore: Float64Array = new Float64Array(16);
+  touchedCount = 0;
+  /** Commands begun: LevelChanges settles again when it changes. */
+  commands = 0;
+  /** The level recorded last in this command (NIL: none, or its slot may hold a new level). */
+  private touched = NIL;
+  /** The levels the last command changed, net. */
+  readonly changes = new LevelChanges(this);
   /** Best level per side. */
   readonly best = new Int32Array([NIL, NIL]);
   /** Levels per side. */
@@ -54,6 +71,57 @@ export class PriceLevels {
     this.parent = new Int32Array(cap);
     this.prio = new Int32Array(cap);
     this.side = new Uint8Array(cap);
+  }
+
+  /** Starts a command: its changes are recorded afresh. */
+  beginCommand(): void {
+    this.touched = NIL;
+    this.touchedCount = 0;
+    this.commands++;
+  }
+
+  /** Call before changing level l's quantity: records its quantity before the change. */
+  touch(l: number): void {
+    // Small enough to inline at every call site; the record itself is out of line.
+    if (l !== this.touched) this.record(l);
+  }
+
+  private record(l: number): void {
+    this.touched = l;
+    const i = this.touchedCount;
+    if (i === this.touchedSlot.length) this.growTouched();
+    this.touchedSlot[i] = l;
+    // -price for a bid (side 0), +price for an ask (side 1), without a branch on the side.
+    this.touchedKey[i] = this.price[l] * (2 * this.side[l] - 1);
+    this.touchedBefore[i] = this.qty[l];
+    this.touchedCount = i + 1;
+  }
+
+  private growTouched(): void {
+    const cap = this.touchedSlot.length * 2;
+    this.touchedSlot = growI32(this.touchedSlot, cap);
+    this.touchedKey = growF64(this.touchedKey, cap);
+    this.touchedBefore = growF64(this.touchedBefore, cap);
+  }
+
+  /** Quantity at (side, price) now, read from slot l while it still holds that level. */
+  qtyNow(l: number, side: number, price: number): number {
+    // A slot with orders is live; a freed slot has none (a level is dropped when its last order goes).
+    if (this.count[l] > 0 && this.side[l] === side && this.price[l] === price) return this.qty[l];
+    return this.levelQty(side, price);
+  }
+
+  /** Resting quantity at `price` on `side`, 0 when there is no such level. */
+  levelQty(side: number, price: number): number {
+    if (side !== 0 && side !== 1) return 0;
+    const sgn = side === BUY ? -1 : 1;
+    const key = sgn * price;
+    for (let n = this.root[side]; n !== NIL;) {
+      const k = sgn * this.price[n];
+      if (k === key) return this.qty[n];
+      n = key < k ? this.left[n] : this.right[n];
+    }
+    return 0;
   }
 
   /** The level of `price` on `side`, created (and linked in price order) if absent. */
@@ -137,6 +205,8 @@ export class PriceLevels {
     this.count[l] = 0;
     this.head[l] = this.tail[l] = NIL;
     this.side[l] = side;
+    // A freed slot reused within the command is a new level: not recorded yet.
+    this.touched = NIL;
     this.prev[l] = pred;
     this.next[l] = succ;
     if (pred === NIL) this.best[side] = l;

@@ -1,5 +1,6 @@
 // Why this module is long: the reference book must cover the whole OrderBookApi in one readable place (naive on purpose), so the property test compares against one obviously-correct model.
 import { BookEvent } from './events';
+import type { BookLevelChange, BookLevelChangeLog } from './level-changes';
 import { BookEventLog, OrderBookApi } from './order-book-api';
 import {
   BookLevel,
@@ -72,8 +73,33 @@ class BookEventList implements BookEventLog {
   }
 }
 
+class BookLevelChangeList implements BookLevelChangeLog {
+  constructor(private readonly items: BookLevelChange[]) {}
+  get count(): number {
+    return this.items.length;
+  }
+  side(i: number): BookSide {
+    return this.at(i).side;
+  }
+  price(i: number): number {
+    return this.at(i).price;
+  }
+  quantity(i: number): number {
+    return this.at(i).quantity;
+  }
+  toArray(): BookLevelChange[] {
+    return this.items.map((c) => ({ ...c }));
+  }
+  private at(i: number): BookLevelChange {
+    if (i < 0 || i >= this.items.length) throw new RangeError(`level change ${i} of ${this.items.length}`);
+    return this.items[i];
+  }
+}
+
 export class ReferenceOrderBook implements OrderBookApi {
   readonly events = new BookEventList();
+  /** Both sides' depth when the last command began: levelChanges is the diff against it. */
+  private depthBefore: BookLevel[][] = [[], []];
   private _state: BookMarketState;
   private _seq = 0;
   private clock = 0;
@@ -142,6 +168,24 @@ export class ReferenceOrderBook implements OrderBookApi {
   ordersOf(side: BookSide): RestingBookOrder[] {
     return this.sorted(side).map(toResting);
   }
+  levelQty(side: BookSide, price: number): number {
+    return this.orders.filter((o) => o.side === side && o.price === price).reduce((q, o) => q + o.qty, 0);
+  }
+  /** Every price of either side, before the command or now, whose total differs. */
+  get levelChanges(): BookLevelChangeLog {
+    const out: BookLevelChange[] = [];
+    for (const side of [0, 1] as const) {
+      const before = new Map(this.depthBefore[side].map((l) => [l.price, l.quantity]));
+      const now = new Map(this.depth(side).map((l) => [l.price, l.quantity]));
+      const prices = [...new Set([...before.keys(), ...now.keys()])];
+      prices.sort((a, b) => (side === BUY ? b - a : a - b));
+      for (const price of prices) {
+        const quantity = now.get(price) ?? 0;
+        if (quantity !== (before.get(price) ?? 0)) out.push({ side, price, quantity });
+      }
+    }
+    return new BookLevelChangeList(out);
+  }
   depth(side: BookSide, maxLevels = Number.MAX_SAFE_INTEGER): BookLevel[] {
     const out: BookLevel[] = [];
     for (const o of this.sorted(side)) {
@@ -157,7 +201,7 @@ export class ReferenceOrderBook implements OrderBookApi {
   // ------------------------------------------------------------------ commands
 
   place(o: NewBookOrder): void {
-    this.events.clear();
+    this.begin();
     const isMarket = o.type === 1;
     const price = isMarket ? 0 : o.price;
     const stp = o.stp ?? 0;
@@ -228,7 +272,7 @@ export class ReferenceOrderBook implements OrderBookApi {
   }
 
   cancel(user: number, orderId: number): boolean {
-    this.events.clear();
+    this.begin();
     const o = this.orders.find((x) => x.id === orderId && x.user === user);
     if (!o) {
       this.rejected('CANCEL_REJECTED', orderId, user, 0, 0, 0, 'UNKNOWN_ORDER');
@@ -239,7 +283,7 @@ export class ReferenceOrderBook implements OrderBookApi {
   }
 
   cancelByClientId(user: number, clientOrderId: string): boolean {
-    this.events.clear();
+    this.begin();
     const o = this.orders.find((x) => x.cid === clientOrderId && x.user === user);
     if (!o) {
       this.rejected('CANCEL_REJECTED', -1, user, 0, 0, 0, 'UNKNOWN_ORDER');
@@ -250,14 +294,14 @@ export class ReferenceOrderBook implements OrderBookApi {
   }
 
   cancelAll(user: number): number {
-    this.events.clear();
+    this.begin();
     const mine = this.orders.filter((x) => x.user === user).sort((a, b) => a.time - b.time);
     for (const o of mine) this.gone('CANCELED', o, 'CANCEL_ALL');
     return mine.length;
   }
 
   amend(user: number, orderId: number, price: number, quantity: number): boolean {
-    this.events.clear();
+    this.begin();
     const o = this.orders.find((x) => x.id === orderId);
     let reason: BookRejectReason | undefined;
     if (this._state !== 0) reason = 'MARKET_NOT_TRADING';
@@ -304,7 +348,7 @@ export class ReferenceOrderBook implements OrderBookApi {
   }
 
   setState(state: BookMarketState): void {
-    this.events.clear();
+    this.begin();
     this._state = state;
     this.events.push({
       kind: 'MARKET_STATE',
@@ -477,6 +521,12 @@ export class ReferenceOrderBook implements OrderBookApi {
       qty,
       reason,
     });
+  }
+
+  /** Every command starts here: no events yet, and the depth its level changes are measured from. */
+  private begin(): void {
+    this.events.clear();
+    this.depthBefore = [this.depth(0), this.depth(1)];
   }
 
   private save() {

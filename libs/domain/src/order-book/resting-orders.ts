@@ -1,3 +1,4 @@
+import type { BookLevelChangeLog } from './level-changes';
 import { OrderPool, Slot, UserPool } from './order-pool';
 import { PriceLevels } from './price-levels';
 import { BookLevel, BookSide, BookStpMode, RestingBookOrder } from './types';
@@ -75,6 +76,14 @@ export abstract class RestingOrders {
       for (let o = levels.head[l]; o !== NIL; o = orders.next[o]) out.push(this.describe(o));
     return out;
   }
+  /** Resting quantity at a price of a side, 0 when no order rests there. */
+  levelQty(side: BookSide, price: number): number {
+    return this.levels.levelQty(side, price);
+  }
+  /** The levels the last command changed, net (see LevelChanges). */
+  get levelChanges(): BookLevelChangeLog {
+    return this.levels.changes;
+  }
   /** Aggregated levels of a side, best first. */
   depth(side: BookSide, maxLevels = Number.MAX_SAFE_INTEGER): BookLevel[] {
     const levels = this.levels;
@@ -140,6 +149,7 @@ export abstract class RestingOrders {
     orders.qty[o] = qty;
     orders.time[o] = ++orders.clock;
     orders.appendToLevel(o, l, levels);
+    levels.touch(l);
     levels.qty[l] += qty;
     levels.count[l]++;
     orders.appendToUser(o, u, users);
@@ -159,6 +169,7 @@ export abstract class RestingOrders {
     const f = orders.flags[o];
     const s = f & F_SELL;
     orders.unlinkFromLevel(o, l, levels);
+    levels.touch(l);
     levels.qty[l] -= q;
     if (--levels.count[l] === 0) levels.remove(l);
     orders.unlinkFromUser(o, u, users);
