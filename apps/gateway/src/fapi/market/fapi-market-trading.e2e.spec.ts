@@ -257,7 +257,11 @@ describe('FAPI public market data after a known trade sequence (embedded exchang
   });
 
   it('bookTicker: what rests after the sequence, with the book sequence as lastUpdateId', async () => {
-    const b = await get('/fapi/v1/ticker/bookTicker', { symbol: BTC });
+    // The book-top projection is a consumer of its own: wait for the last command's top.
+    const b = await eventually(
+      () => get('/fapi/v1/ticker/bookTicker', { symbol: BTC }),
+      (v: { askQty: string; lastUpdateId: number }) => v.askQty === '0.012',
+    );
     expect(b).toEqual({
       symbol: BTC,
       bidPrice: '49990.0',
@@ -270,6 +274,26 @@ describe('FAPI public market data after a known trade sequence (embedded exchang
     expect(b.lastUpdateId).toBeGreaterThanOrEqual(trades[4]!.id);
   });
 
+  it('depth: the resting levels at the book sequence, the same as bookTicker', async () => {
+    const top = await get('/fapi/v1/ticker/bookTicker', { symbol: BTC });
+    const depth = await eventually(
+      () => get('/fapi/v1/depth', { symbol: BTC }),
+      (d: { lastUpdateId: number; bids: unknown; asks: unknown }) => d.lastUpdateId >= top.lastUpdateId,
+    );
+    expect(depth).toEqual({
+      lastUpdateId: top.lastUpdateId,
+      E: expect.any(Number),
+      T: trades[4]!.time,
+      bids: [['49990.0', '0.006']],
+      asks: [['50010.0', '0.012']],
+    });
+    expect(await get('/fapi/v1/depth', { symbol: BTC, limit: '5' })).toMatchObject({
+      lastUpdateId: top.lastUpdateId,
+      bids: depth.bids,
+      asks: depth.asks,
+    });
+  });
+
   it("ccxt's unified market-data methods read well-formed results", async () => {
     const c = new ccxt.binanceusdm({ options: { fetchCurrencies: false } });
     const api = c.urls['api'] as Record<string, string>;
@@ -278,6 +302,7 @@ describe('FAPI public market data after a known trade sequence (embedded exchang
     const SYM = 'BTC/USDT:USDT';
     await c.loadMarkets();
     const book = await c.fetchOrderBook(SYM);
+    expect([book.bids, book.asks]).toEqual([[[49990, 0.006]], [[50010, 0.012]]]);
     expect(book.nonce).toEqual(expect.any(Number));
     expect([...book.bids.map((l) => l[0]!)]).toEqual([...book.bids.map((l) => l[0]!)].sort((x, y) => y - x));
     expect([...book.asks.map((l) => l[0]!)]).toEqual([...book.asks.map((l) => l[0]!)].sort((x, y) => x - y));
