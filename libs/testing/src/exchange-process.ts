@@ -28,7 +28,8 @@ export interface RunningApp {
 export async function startAppProcess(
   app = 'exchange',
   env: Record<string, string> = {},
-  readyTimeoutMs = 15_000,
+  // Generous: on a loaded 2-core machine an embedded start (initdb, migrations) can take 20 s and more.
+  readyTimeoutMs = 60_000,
 ): Promise<RunningApp> {
   ensureBuilt();
   const port = await freePort();
