@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { Money } from '../money/money';
-import { clampFundingRate, fundingRate, interestPerInterval, marketFundingRate } from './funding-rate';
+import { clampFundingRate, fundingRateOf, interestPerInterval, marketFundingRate } from './funding-rate';
 
 const m = (v: string) => new Money(v);
 const I = m('0.0001'); // Binance's 0.01 % per 8 h
 const rate = (p: string | undefined, cap = '0.02', i = I) =>
-  fundingRate(p === undefined ? undefined : m(p), i, cap).toFixed();
+  fundingRateOf(p === undefined ? undefined : m(p), i, cap).toFixed();
 
 describe('interestPerInterval', () => {
   const market = { interestRate: '0.0000125', fundingIntervalHours: 8 };
@@ -21,7 +21,7 @@ describe('interestPerInterval', () => {
   });
 });
 
-describe('fundingRate', () => {
+describe('fundingRateOf', () => {
   it('is the interest rate while the premium is within ±0.05 % of it (Binance)', () => {
     expect(rate('0')).toBe('0.0001');
     expect(rate('0.00035')).toBe('0.0001'); // I − P = −0.025 %
@@ -73,7 +73,7 @@ describe('fundingRate', () => {
       fc.integer({ min, max }).map((n) => m(String(n)).shiftedBy(-shift));
     fc.assert(
       fc.property(decimal(-1e9, 1e9, 10), decimal(-1e5, 1e5, 9), decimal(1, 1e6, 8), (p, i, cap) => {
-        const f = fundingRate(p, i, cap);
+        const f = fundingRateOf(p, i, cap);
         return f.abs().lte(cap) && (f.abs().eq(cap) || (f.decimalPlaces() ?? 0) <= 8);
       }),
     );
@@ -87,7 +87,7 @@ describe('fundingRate', () => {
         (d, i) => {
           const interest = m(String(i)).shiftedBy(-8);
           const p = interest.minus(m(String(d)).shiftedBy(-8));
-          return fundingRate(p, interest, '0.02').eq(interest);
+          return fundingRateOf(p, interest, '0.02').eq(interest);
         },
       ),
     );

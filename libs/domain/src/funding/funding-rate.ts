@@ -40,17 +40,17 @@ export function clampFundingRate(rate: Money, cap: DecimalInput): Money {
  * rounded half-even to 8 decimals, then held to [−cap, +cap]. So a quiet market (|I − P| ≤ 0.05 %)
  * pays exactly the interest rate.
  */
-export function fundingRate(averagePremium: Money | undefined, interest: Money, cap: DecimalInput): Money {
+export function fundingRateOf(averagePremium: Money | undefined, interest: Money, cap: DecimalInput): Money {
   const p = averagePremium ?? ZERO;
   const d = toMoney(PREMIUM_DAMPENER, 'dampener');
   const f = p.plus(clamp(interest.minus(p), d.negated(), d));
   return clampFundingRate(f.decimalPlaces(FUNDING_RATE_DECIMALS, Money.ROUND_HALF_EVEN), cap);
 }
 
-/** `fundingRate` with the market's interest per interval and its `fundingRateCap`. */
+/** `fundingRateOf` with the market's interest per interval and its `fundingRateCap`. */
 export function marketFundingRate(
   market: Pick<Market, 'interestRate' | 'fundingIntervalHours' | 'fundingIntervalMinutes' | 'fundingRateCap'>,
   averagePremium: Money | undefined,
 ): Money {
-  return fundingRate(averagePremium, interestPerInterval(market), market.fundingRateCap);
+  return fundingRateOf(averagePremium, interestPerInterval(market), market.fundingRateCap);
 }

@@ -5,12 +5,12 @@ import { type DecimalInput, toMoney } from './decimal';
 export const IMPACT_MARGIN_USDT = '200';
 
 /** A price level, best first as `DepthBook.top()` returns them: [price, quantity]. */
-export type BookLevel = readonly [price: DecimalInput, qty: DecimalInput];
+export type PriceLevelInput = readonly [price: DecimalInput, qty: DecimalInput];
 
 /** Both sides of a book, best levels first. */
 export interface BookSides {
-  bids: readonly BookLevel[];
-  asks: readonly BookLevel[];
+  bids: readonly PriceLevelInput[];
+  asks: readonly PriceLevelInput[];
 }
 
 /**
@@ -32,7 +32,7 @@ export function impactMarginNotional(maxLeverage: number, margin: DecimalInput =
  * quantity of the levels taken whole, p the price of the last level touched and rest the notional
  * taken from it, so the only rounding is Money's (18 places, down).
  */
-export function impactPrice(levels: readonly BookLevel[], notional: DecimalInput): Money | undefined {
+export function impactPrice(levels: readonly PriceLevelInput[], notional: DecimalInput): Money | undefined {
   const target = toMoney(notional, 'impact notional');
   if (!target.gt(0)) throw new RangeError(`impact notional must be positive: ${target.toFixed()}`);
   let filled = new Money(0);

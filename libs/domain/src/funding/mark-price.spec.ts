@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { Money } from '../money/money';
-import { basisSample, fundingBasisPrice, markPrice, median3, type MarkPriceInputs } from './mark-price';
+import { basisSample, fundingBasisPrice, markPriceOf, median3, type MarkPriceInputs } from './mark-price';
 
 const m = (v: string | number) => new Money(v);
 const H = 3_600_000;
@@ -13,7 +13,7 @@ const base: MarkPriceInputs = {
   basisAverage: m('3'),
   lastPrice: m('10001'),
 };
-const mark = (patch: Partial<MarkPriceInputs>) => markPrice({ ...base, ...patch })?.toFixed();
+const mark = (patch: Partial<MarkPriceInputs>) => markPriceOf({ ...base, ...patch })?.toFixed();
 
 describe('fundingBasisPrice (price 1)', () => {
   it('is index × (1 + rate × time until funding / interval)', () => {
@@ -53,7 +53,7 @@ describe('median3', () => {
   });
 });
 
-describe('markPrice', () => {
+describe('markPriceOf', () => {
   it('is the median of price 1, price 2 and the last price', () => {
     // price 1 = 10000.5, price 2 = 10003
     expect(mark({})).toBe('10001'); // last price in the middle
@@ -91,7 +91,7 @@ describe('markPrice', () => {
         fc.integer({ min: 0, max: 8 * H }),
         (index, r, basis, last, dt) => {
           const i = { ...base, index, fundingRate: m(r).shiftedBy(-4), basisAverage: m(basis).shiftedBy(-2) };
-          const got = markPrice({ ...i, lastPrice: last, time: T0 + dt, decimals: 18 });
+          const got = markPriceOf({ ...i, lastPrice: last, time: T0 + dt, decimals: 18 });
           const p1 = fundingBasisPrice(index, i.fundingRate, T0 + dt, 8 * H);
           const all = [p1, index.plus(i.basisAverage), last];
           return got !== undefined && got.gte(Money.min(...all)) && got.lte(Money.max(...all));

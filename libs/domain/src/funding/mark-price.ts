@@ -52,7 +52,7 @@ export interface MarkPriceInputs {
  * cannot be moved by a thin book or an old trade). Undefined without a positive index: no mark
  * while the price is unavailable. Rounded half-even to 8 decimals.
  */
-export function markPrice(i: MarkPriceInputs): Money | undefined {
+export function markPriceOf(i: MarkPriceInputs): Money | undefined {
   if (!i.index?.gt(0)) return undefined;
   const p1 = fundingBasisPrice(i.index, i.fundingRate, i.time, i.intervalMs);
   const p2 = i.basisAverage ? i.index.plus(i.basisAverage) : p1;

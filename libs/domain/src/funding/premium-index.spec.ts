@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { Money } from '../money/money';
-import { premiumIndex } from './premium-index';
+import { premiumIndexOf } from './premium-index';
 
 const m = (v: string) => new Money(v);
 const p = (index: string | undefined, bid: string | undefined, ask: string | undefined) =>
-  premiumIndex(index ? m(index) : undefined, bid ? m(bid) : undefined, ask ? m(ask) : undefined)?.toFixed();
+  premiumIndexOf(index ? m(index) : undefined, bid ? m(bid) : undefined, ask ? m(ask) : undefined)?.toFixed();
 
-describe('premiumIndex', () => {
+describe('premiumIndexOf', () => {
   it('is 0 while the index lies between the impact bid and ask', () => {
     expect(p('100', '99.9', '100.1')).toBe('0');
     expect(p('100', '100', '100')).toBe('0');
@@ -44,7 +44,7 @@ describe('premiumIndex', () => {
     fc.assert(
       fc.property(price, price, price, (index, a, b) => {
         const [bid, ask] = a.lte(b) ? [a, b] : [b, a];
-        const prem = premiumIndex(index, bid, ask);
+        const prem = premiumIndexOf(index, bid, ask);
         if (!prem) return false;
         if (bid.gt(index)) return prem.gt(0);
         if (ask.lt(index)) return prem.lt(0);

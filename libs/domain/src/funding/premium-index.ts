@@ -9,7 +9,7 @@ const ZERO = new Money(0);
  * the premium is taken from the side that can; with neither side it is 0. Undefined only when the
  * index is missing or not positive (the price is unavailable: no sample is taken).
  */
-export function premiumIndex(
+export function premiumIndexOf(
   index: Money | undefined,
   impactBid: Money | undefined,
   impactAsk: Money | undefined,
