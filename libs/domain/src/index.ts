@@ -10,3 +10,4 @@ export * from './account';
 export * from './prices/simulated-price-walk';
 export * from './triggers';
 export * from './replay';
+export * from './funding';

@@ -30,6 +30,15 @@ describe('parseMarket', () => {
     expect(m.status).toBe('TRADING');
     expect(m.fundingIntervalHours).toBe(8);
     expect(m.fundingRateCap).toBe('0.02');
+    expect(m.fundingIntervalMinutes).toBeUndefined();
+  });
+
+  it('accepts an optional funding interval in minutes, 1 to 1440', () => {
+    expect(parseMarket({ ...btc, fundingIntervalMinutes: 1 }).fundingIntervalMinutes).toBe(1);
+    expect(parseMarket({ ...btc, fundingIntervalMinutes: 1440 }).fundingIntervalMinutes).toBe(1440);
+    expect(() => parseMarket({ ...btc, fundingIntervalMinutes: 0 })).toThrow('fundingIntervalMinutes');
+    expect(() => parseMarket({ ...btc, fundingIntervalMinutes: 1441 })).toThrow('fundingIntervalMinutes');
+    expect(() => parseMarket({ ...btc, fundingIntervalMinutes: 1.5 })).toThrow('fundingIntervalMinutes');
   });
 
   it('accepts an optional referencePrice on the tick grid', () => {

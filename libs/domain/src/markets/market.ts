@@ -40,6 +40,8 @@ export const marketConfigSchema = z.object({
   maxLongOi: positiveDecimal,
   maxShortOi: positiveDecimal,
   fundingIntervalHours: z.number().int().min(1).max(24).default(8),
+  /** When set, the funding interval in minutes (1 … 1440) instead of fundingIntervalHours (test chains). */
+  fundingIntervalMinutes: z.number().int().min(1).max(1440).optional(),
   /** Hourly borrowing-fee rate used in the funding formula and shown as interestRate. */
   interestRate: decimal.default('0.0000125'),
   /** The funding rate of an interval is clamped to [−fundingRateCap, +fundingRateCap]. */
