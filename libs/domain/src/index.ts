@@ -8,5 +8,8 @@ export * from './market-data';
 export * from './order-book';
 export * from './account';
 export * from './prices/simulated-price-walk';
+export * from './prices/index-composite';
+export * from './prices/circuit-breaker';
+export * from './prices/index-source-config';
 export * from './triggers';
 export * from './replay';
