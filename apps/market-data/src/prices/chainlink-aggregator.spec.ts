@@ -183,7 +183,7 @@ describe('ChainlinkAggregatorReader on an in-process EVM', () => {
     });
   });
 
-  it('reads through an HTTP JSON-RPC endpoint; an endpoint that is down is a failure', async () => {
+  it('reads through an HTTP JSON-RPC endpoint; an endpoint on another chain or down is a failure', async () => {
     const url = await chain.serve();
     await feed.setRound(9, 6512300000000n, T);
     const provider = jsonRpcProvider(url, CHAIN_ID, 5000);
@@ -195,6 +195,17 @@ describe('ChainlinkAggregatorReader on an in-process EVM', () => {
       });
     } finally {
       provider.destroy();
+    }
+    // An endpoint on another chain: JsonRpcProvider's fixed network does not hide it.
+    const other = await TestChain.start(1);
+    const wrong = jsonRpcProvider(await other.serve(), CHAIN_ID, 5000);
+    try {
+      await expect(reader(feed.address, wrong).read()).rejects.toThrow(
+        'endpoint is on chain 1, expected 31337',
+      );
+    } finally {
+      wrong.destroy();
+      await other.close();
     }
     await chain.close();
     const gone = jsonRpcProvider(url, CHAIN_ID, 5000);
