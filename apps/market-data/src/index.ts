@@ -5,3 +5,6 @@ export * from './open-interest/open-interest.projector';
 export * from './book-top/book-top';
 export * from './book-top/book-top.projector';
 export * from './prices/simulated-price-feed';
+export * from './prices/index-source-feed';
+export * from './prices/index-source-status';
+export * from './prices/chainlink-aggregator';

@@ -3,12 +3,14 @@ import { BookTopProjector } from './book-top/book-top.projector';
 import { OpenInterestProjector } from './open-interest/open-interest.projector';
 import { PriceCandlesProjector } from './public-market/price-candles.projector';
 import { PublicMarketProjector } from './public-market/public-market.projector';
+import { IndexSourceFeed } from './prices/index-source-feed';
 import { SimulatedPriceFeed } from './prices/simulated-price-feed';
 
 /**
  * The market-data projections: public trades, aggregated trades, candles, tickers, the L2 book and
  * futures-data statistics (Postgres and the hot store); open interest per symbol and the book's top
- * (hot store); index and mark candles; and the simulated index-price feed (PRICE_SOURCE=simulated).
+ * (hot store); index and mark candles; and the index-price feeds: simulated (PRICE_SOURCE=simulated)
+ * or the composite of each market's configured sources (PRICE_SOURCE=composite).
  * Consumers and producers, so only the market-data process (and the embedded exchange) import
  * this; readers such as the gateway use the readers in @perp/contracts and @perp/persistence.
  */
@@ -19,6 +21,7 @@ import { SimulatedPriceFeed } from './prices/simulated-price-feed';
     PublicMarketProjector,
     PriceCandlesProjector,
     SimulatedPriceFeed,
+    IndexSourceFeed,
   ],
 })
 export class MarketDataProjectionsModule {}

@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { feeTierSchema, type FeeTier, type Market, parseMarket } from './market';
 import { normalizeSymbol } from '../symbols/normalize-symbol';
+import { rpcUrlSchema } from '../prices/index-source-config';
 
 export const chainConfigSchema = z.object({
   chainId: z.number().int().positive(),
   name: z.string().regex(/^[a-z0-9-]+$/),
   settlementAsset: z.literal('USDT'),
+  /** JSON-RPC endpoint of the chain, for on-chain index sources (CHAIN_RPC_URL overrides it). */
+  rpcUrl: rpcUrlSchema.optional(),
   feeTiers: z.array(feeTierSchema).min(1),
   markets: z.array(z.unknown()).min(1),
 });
@@ -14,6 +17,7 @@ export interface Chain {
   chainId: number;
   name: string;
   settlementAsset: 'USDT';
+  rpcUrl?: string;
   feeTiers: FeeTier[];
   markets: Market[];
 }
@@ -31,7 +35,14 @@ export function parseChain(input: unknown): Chain {
   tiers.forEach((t, i) => {
     if (t.tier !== i) throw new Error('fee tiers must be numbered 0..n without gaps');
   });
-  return { chainId: c.chainId, name: c.name, settlementAsset: c.settlementAsset, feeTiers: tiers, markets };
+  return {
+    chainId: c.chainId,
+    name: c.name,
+    settlementAsset: c.settlementAsset,
+    ...(c.rpcUrl !== undefined && { rpcUrl: c.rpcUrl }),
+    feeTiers: tiers,
+    markets,
+  };
 }
 
 /** Looks a market up by any accepted alias; undefined when the deployment has no such symbol. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { decimalsOf, Money, parseDecimal } from '../money/money';
+import { indexSourcesSchema } from '../prices/index-source-config';
 
 export const MARKET_STATUSES = ['TRADING', 'HALT', 'CLOSE'] as const;
 export type MarketStatus = (typeof MARKET_STATUSES)[number];
@@ -57,6 +58,8 @@ export const marketConfigSchema = z.object({
    * embedded demo's feed reads it; markets without one get no simulated prices.
    */
   referencePrice: positiveDecimal.optional(),
+  /** The sources of the composite index (PRICE_SOURCE=composite); optional. */
+  indexSources: indexSourcesSchema.optional(),
 });
 export type MarketConfigInput = z.input<typeof marketConfigSchema>;
 

@@ -48,6 +48,13 @@ describe('loadAppConfig', () => {
     ).toThrow(/PRICE_SOURCE[\s\S]*PRICE_FEED_INTERVAL_MS[\s\S]*PRICE_FEED_SEED/);
   });
 
+  it('the composite index source takes an optional http(s) chain RPC endpoint', () => {
+    const c = loadAppConfig({ PRICE_SOURCE: 'composite', CHAIN_RPC_URL: 'https://rpc.example/key' });
+    expect([c.PRICE_SOURCE, c.CHAIN_RPC_URL]).toEqual(['composite', 'https://rpc.example/key']);
+    expect(loadAppConfig({}).CHAIN_RPC_URL).toBeUndefined();
+    expect(() => loadAppConfig({ CHAIN_RPC_URL: 'wss://rpc.example' })).toThrow('CHAIN_RPC_URL');
+  });
+
   it('rejects a short admin token', () => {
     expect(() => loadAppConfig({ ADMIN_TOKEN: 'short' })).toThrow('ADMIN_TOKEN');
   });

@@ -47,9 +47,13 @@ export const envSchema = z
     // History projection: after a turn smaller than a full batch, wait this long before the next,
     // so account events are written to Postgres in fewer, larger transactions.
     HISTORY_BATCH_MS: z.coerce.number().int().min(0).max(10_000).default(50),
-    // Index prices: operator pushes only (tests, clusters) or the deterministic simulated feed
-    // (embedded demo; deploy/scripts/start.sh sets it), run by the market-data service.
-    PRICE_SOURCE: z.enum(['simulated', 'admin']).default('admin'),
+    // Index prices: operator pushes only (tests, clusters), the deterministic simulated feed
+    // (embedded demo; deploy/scripts/start.sh sets it), or the composite of each market's
+    // configured indexSources (chain.json), run by the market-data service.
+    PRICE_SOURCE: z.enum(['simulated', 'admin', 'composite']).default('admin'),
+    // JSON-RPC endpoint of the deployment's chain for on-chain index sources; overrides chain.json's
+    // rpcUrl (keep keyed endpoints here, not in the chain file).
+    CHAIN_RPC_URL: url(['http:', 'https:']).optional(),
     PRICE_FEED_INTERVAL_MS: z.coerce.number().int().min(10).max(3_600_000).default(1000),
     PRICE_FEED_SEED: z.coerce.number().int().min(0).max(0xffffffff).default(1),
   })
