@@ -14,5 +14,7 @@ import { KlineReader } from './kline-reader';
 @Module({
   controllers: [FapiDepthController, FapiTradesController, FapiKlinesController, FapiTickersController],
   providers: [DepthCache, KlineReader],
+  // Native max_slippage simulates fills against the same sorted book.
+  exports: [DepthCache],
 })
 export class FapiMarketModule {}

@@ -171,8 +171,9 @@ const schemas: Record<string, JsonSchema> = {
         client_order_id: str('1-36 of [A-Za-z0-9_.-]; unique among your open orders', { maxLength: 36 }),
         max_slippage: decimal(
           'Market orders: largest adverse deviation of the expected worst fill price from the mark price, ' +
-            'as a fraction ("0.01" = 1 %). The fill is simulated against the visible top of the book; an order ' +
-            'larger than the top level is refused too (SLIPPAGE_EXCEEDED). Ignored on limit orders.',
+            'as a fraction ("0.01" = 1 %). The fill is simulated against the order book as GET /fapi/v1/depth ' +
+            'serves it (up to 1000 levels a side); what the book cannot fill expires, and an order larger ' +
+            'than a full 1000-level side is refused (SLIPPAGE_EXCEEDED). Ignored on limit orders.',
         ),
       },
       [

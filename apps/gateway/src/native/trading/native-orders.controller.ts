@@ -1,21 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Inject,
-  Param,
-  Post,
-  Query,
-  UseGuards,
-} from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { type AuthUser, CurrentUser, JwtAuthGuard } from '@perp/auth';
-import { HOT_STORE, type HotStore } from '@perp/cache';
-import { NativeError, type OrderRecord, readBookTop } from '@perp/contracts';
-import { MarketRegistry } from '@perp/domain';
+import { NativeError, type OrderRecord } from '@perp/contracts';
+import { MarketRegistry, Money } from '@perp/domain';
 import { AccountReader } from '../../fapi/account/account-reader';
+import { DepthCache } from '../../fapi/market/depth-cache';
+import { MAX_DEPTH_LIMIT } from '../../fapi/market/depth-view';
 import { nativeMarket } from '../../markets/market-lookup';
 import { RiskClient } from '../../risk/risk-client';
 import {
@@ -42,7 +32,7 @@ export class NativeOrdersController {
     private readonly markets: MarketRegistry,
     private readonly reader: AccountReader,
     private readonly lookup: OrderLookup,
-    @Inject(HOT_STORE) private readonly hot: HotStore,
+    private readonly depth: DepthCache,
   ) {}
 
   @Post()
@@ -104,25 +94,28 @@ export class NativeOrdersController {
   }
 
   /**
-   * max_slippage: the engine publishes only the top of each book (`book.top` events, projected to
-   * the hot store by market-data), so the fill is simulated against that level and priced against
-   * the mark price; an order larger than the visible top is refused (its worst price is unknown).
+   * max_slippage: the fill is simulated against the opposite side of the projected L2 book (the
+   * one GET /fapi/v1/depth serves) and priced against the mark price. A side served whole (fewer
+   * levels than the deepest answer) is complete: what it cannot fill expires, so only its levels
+   * count; behind a full side more levels may hide, so an order larger than it is refused.
    */
   private async checkSlippage(input: NativeOrderInput): Promise<void> {
     const symbol = input.market.symbol;
     const mark = (await this.reader.markPrices([symbol])).get(symbol);
     if (!mark) throw new NativeError('PRICE_DATA_UNAVAILABLE', `no mark price for ${symbol} yet`);
-    const top = await readBookTop(this.hot, symbol);
-    const level = input.side === 'BUY' ? top.ask : top.bid;
-    const levels: BookLevel[] = level.qty.gt(0) ? [level] : [];
+    const book = await this.depth.book(input.market);
+    const side = input.side === 'BUY' ? book.asks : book.bids;
+    const levels: BookLevel[] = side.map(([price, qty]) => ({
+      price: new Money(price),
+      qty: new Money(qty),
+    }));
     const verdict = checkSlippage({
       side: input.side,
       quantity: lotQuantity(input.market, input.quantity),
       mark,
       maxSlippage: input.maxSlippage!,
       levels,
-      // An empty side is known to be empty; a non-empty one may have levels behind its top.
-      completeDepth: levels.length === 0,
+      completeDepth: side.length < MAX_DEPTH_LIMIT,
     });
     if (!verdict.ok) throw new NativeError('SLIPPAGE_EXCEEDED', verdict.message);
   }

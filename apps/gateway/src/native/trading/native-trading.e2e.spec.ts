@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { HOT_STORE, type HotStore } from '@perp/cache';
-import { BOOK_TOP_KEY, HOT_KEYS, parseAccountProjection, userIdForAddress } from '@perp/contracts';
+import { HOT_KEYS, parseAccountProjection, readDepth, userIdForAddress } from '@perp/contracts';
 import { Account, MarketRegistry } from '@perp/domain';
 import { OrderRepository } from '@perp/persistence';
 import { type InProcessExchange, startInProcessExchange } from '@perp/exchange';
@@ -45,10 +45,11 @@ describe('native trading and account (/api/v1)', () => {
     return raw ? Account.fromState(parseAccountProjection(raw).state) : undefined;
   };
   /** Waits until the book-top projection shows `qty` on the side a market order of `side` takes from. */
-  const topShows = (symbol: string, side: 'askQty' | 'bidQty', qty: string) =>
+  /** Waits until the projected L2 book (what max_slippage reads) holds a level of `qty` on `side`. */
+  const depthShows = (symbol: string, side: 'asks' | 'bids', qty: string) =>
     eventually(
-      () => hot().hgetall(BOOK_TOP_KEY(symbol)),
-      (t) => t[side] === qty,
+      () => readDepth(hot(), symbol),
+      (d) => d[side].some(([, q]) => q === qty),
     );
   const expectError = (r: HttpResponse, status: number, code: string) => {
     expect({ status: r.status, body: r.body }).toEqual({ status, body: nativeError(code) });
@@ -141,8 +142,8 @@ describe('native trading and account (/api/v1)', () => {
       expect((await api('DELETE', `/orders/${r.body.id}`, a)).status).toBe(200);
     });
 
-    it('fills a market order within max_slippage against the visible top of the book', async () => {
-      await topShows('BTCUSDT', 'askQty', '0.100');
+    it('fills a market order within max_slippage against the projected book', async () => {
+      await depthShows('BTCUSDT', 'asks', '0.100');
       const r = await api('POST', '/orders', b, {
         symbol: 'BTCUSDT',
         side: 'buy',
@@ -257,7 +258,7 @@ describe('native trading and account (/api/v1)', () => {
       expectError(r, 400, 'INSUFFICIENT_BALANCE');
     });
 
-    it('refuses SLIPPAGE_EXCEEDED when the worst expected price is beyond max_slippage, or unknowable', async () => {
+    it('refuses SLIPPAGE_EXCEEDED when the worst expected price in the book is beyond max_slippage', async () => {
       const ask = await api('POST', '/orders', a, {
         symbol: 'ETHUSDT',
         side: 'sell',
@@ -266,7 +267,7 @@ describe('native trading and account (/api/v1)', () => {
         price: '3100',
       });
       expect(ask.status).toBe(200);
-      await topShows('ETHUSDT', 'askQty', '1.000');
+      await depthShows('ETHUSDT', 'asks', '1.000');
       const tooFar = await api('POST', '/orders', b, {
         symbol: 'eth-usd',
         side: 'buy',
@@ -276,15 +277,26 @@ describe('native trading and account (/api/v1)', () => {
       });
       expectError(tooFar, 400, 'SLIPPAGE_EXCEEDED');
       expect(tooFar.body.error).toContain('3100');
-      const tooBig = await api('POST', '/orders', b, {
+      // The whole book counts: 1.5 would take the second ask too, 6.7 % beyond the mark.
+      const deeper = await api('POST', '/orders', a, {
+        symbol: 'ETHUSDT',
+        side: 'sell',
+        type: 'limit',
+        quantity: '2',
+        price: '3200',
+      });
+      expect(deeper.status).toBe(200);
+      await depthShows('ETHUSDT', 'asks', '2.000');
+      const tooDeep = await api('POST', '/orders', b, {
         symbol: 'ETHUSDT',
         side: 'buy',
         type: 'market',
-        quantity: '2',
+        quantity: '1.5',
         max_slippage: '0.05',
       });
-      expectError(tooBig, 400, 'SLIPPAGE_EXCEEDED');
-      expect(tooBig.body.error).toContain('top of the book');
+      expectError(tooDeep, 400, 'SLIPPAGE_EXCEEDED');
+      expect(tooDeep.body.error).toContain('3200');
+      expect((await api('DELETE', `/orders/${deeper.body.id}`, a)).status).toBe(200);
       // Nothing was sent: the ask is untouched; within 5 % the same order fills.
       const fits = await api('POST', '/orders', b, {
         symbol: 'ETHUSDT',

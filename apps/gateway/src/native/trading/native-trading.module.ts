@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { FapiAccountModule } from '../../fapi/account/fapi-account.module';
+import { FapiMarketModule } from '../../fapi/market/fapi-market.module';
 import { RiskClientModule } from '../../risk/risk-client.module';
 import { NativeAccountController } from './native-account.controller';
 import { NativeOrdersController } from './native-orders.controller';
@@ -12,7 +13,7 @@ import { OrderLookup } from './order-lookup';
  * risk shard through RiskClient. Needs the root's global Runtime, Persistence, Cache and Bus.
  */
 @Module({
-  imports: [FapiAccountModule, RiskClientModule],
+  imports: [FapiAccountModule, FapiMarketModule, RiskClientModule],
   controllers: [NativeOrdersController, NativeAccountController, OpenInterestController],
   providers: [OrderLookup],
 })
