@@ -18,6 +18,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { parsePrometheusText, sumOf } from '@perp/testing';
 import { checkOrderFlow, checkRead, newFundedUser, pushIndexPrice, waitUntilIdle } from './bench-users';
 import { DEFAULT_BENCH_DATABASE_URL, freshBenchDatabase } from './bench-database';
 import {
@@ -142,10 +143,31 @@ function orderRow(server: ServerKind, kind: OrderRowKind, url: string, a: ApiKey
 async function orderRows(server: ServerKind, url: string, a: ApiKey, b: ApiKey): Promise<Row[]> {
   const rows: Row[] = [];
   for (const kind of ORDER_ROWS[server]) {
-    rows.push(await orderRow(server, kind, url, a, b));
-    if (server !== 'bare') await waitUntilIdle(url, [a, b], SYMBOL);
+    const r = await orderRow(server, kind, url, a, b);
+    if (server !== 'bare') {
+      r.marketDataCatchUpMs = await marketDataCatchUp(url);
+      log(`    market data caught up ${r.marketDataCatchUpMs} ms after the row's last request`);
+      await waitUntilIdle(url, [a, b], SYMBOL);
+    }
+    rows.push(r);
   }
   return rows;
+}
+
+/**
+ * How long after the load stops the public-market projector's consumer lag (from /metrics) reaches
+ * 0: how far market data trails the engine at the row's rate.
+ */
+async function marketDataCatchUp(url: string): Promise<number> {
+  const t0 = Date.now();
+  for (;;) {
+    const text = await (await fetch(`${url}/metrics`)).text();
+    const lag = sumOf(parsePrometheusText(text), 'perp_bus_consumer_lag_messages', {
+      group: 'public-market',
+    });
+    if (lag === 0 || Date.now() - t0 > 60_000) return Date.now() - t0;
+    await new Promise((r) => setTimeout(r, 5));
+  }
 }
 
 const readRow = (server: ServerKind, id: string, label: string, url: string, path: string) =>

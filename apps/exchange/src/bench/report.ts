@@ -22,6 +22,8 @@ export interface Row extends Measured {
   notOrders?: number;
   /** The first few non-2xx answers. */
   refusals?: string[];
+  /** Order rows: ms from the row's end until market data's consumer lag was 0. */
+  marketDataCatchUpMs?: number;
 }
 
 export interface Skipped {

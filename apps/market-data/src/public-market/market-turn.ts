@@ -48,6 +48,9 @@ export class MarketTurn {
   private readonly traded = new Map<string, SymbolMarket>();
   private lastTime = 0;
 
+  /** `prune`: also delete ticker minutes that left every window (not needed every turn). */
+  constructor(private readonly prune = true) {}
+
   apply(s: SymbolMarket, event: EngineEvent): void {
     if (event.type === 'trade') this.trade(s, event);
     else if (event.type === 'book.delta') this.delta(s, event);
@@ -191,7 +194,7 @@ export class MarketTurn {
     await repo.upsertCandles([...this.candles.values()]);
     await repo.saveTickerMinutes(
       [...this.minutes.values()],
-      this.minutes.size ? this.lastTime - MINUTES_KEPT : undefined,
+      this.prune && this.minutes.size ? this.lastTime - MINUTES_KEPT : undefined,
     );
     await repo.savePositions([...this.positions.values()]);
     await repo.upsertStatistics(this.statistics);

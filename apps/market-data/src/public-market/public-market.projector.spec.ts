@@ -8,6 +8,7 @@ import {
   ProcessedOffsetRepository,
   type TestDatabase,
 } from '@perp/persistence';
+import { loadAppConfig } from '@perp/runtime';
 import { PublicMarketProjector } from './public-market.projector';
 
 const A = '0x' + 'aa'.repeat(20);
@@ -80,6 +81,7 @@ describe('public market projection (real Postgres, memory hot store)', () => {
       new ProcessedOffsetRepository(db.dataSource.manager),
       repo,
       hot,
+      loadAppConfig({ MARKET_DATA_BATCH_MS: '0' }),
     );
 
   // A buys twice from B's asks (one order, one price, one time: one aggregate), then C sells to A.

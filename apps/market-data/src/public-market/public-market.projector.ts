@@ -16,6 +16,7 @@ import {
 import { HOT_STORE, type HotStore } from '@perp/cache';
 import { type EngineEvent, MessageValidationError, parseMessage, TICKER_KEY, TOPICS } from '@perp/contracts';
 import { MarketDataRepository, ProcessedOffsetRepository } from '@perp/persistence';
+import { APP_CONFIG, type AppConfig } from '@perp/runtime';
 import { MarketTurn, tickerState } from './market-turn';
 import { SymbolMarket } from './symbol-market';
 
@@ -38,12 +39,15 @@ export class PublicMarketProjector implements OnApplicationBootstrap, OnModuleDe
   private subscription?: Subscription;
   private readonly states = new Map<number, Map<string, SymbolMarket>>();
   private roll?: NodeJS.Timeout;
+  /** Per partition, the clock minute ticker minutes were last pruned in (a delete a minute is enough). */
+  private readonly pruned = new Map<number, number>();
 
   constructor(
     private readonly bus: Bus,
     private readonly marks: ProcessedOffsetRepository,
     private readonly repo: MarketDataRepository,
     @Inject(HOT_STORE) private readonly hot: HotStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -91,7 +95,7 @@ export class PublicMarketProjector implements OnApplicationBootstrap, OnModuleDe
     }
     let states = this.states.get(last.partition);
     if (!states) this.states.set(last.partition, (states = new Map()));
-    const turn = new MarketTurn();
+    const turn = new MarketTurn(this.pruneDue(last.partition));
     try {
       for (const e of events) {
         let s = states.get(e.symbol);
@@ -115,6 +119,16 @@ export class PublicMarketProjector implements OnApplicationBootstrap, OnModuleDe
       throw e;
     }
     await this.subscription?.commit(afterBatch(messages));
+    // A partial turn: let the next one gather more events (fewer, larger transactions).
+    if (messages.length < MAX_TURN && this.config.MARKET_DATA_BATCH_MS > 0)
+      await new Promise((resolve) => setTimeout(resolve, this.config.MARKET_DATA_BATCH_MS));
+  }
+
+  private pruneDue(partition: number): boolean {
+    const minute = Math.floor(Date.now() / 60_000);
+    if (this.pruned.get(partition) === minute) return false;
+    this.pruned.set(partition, minute);
+    return true;
   }
 
   /** Rewrites the ticker of every symbol held that traded in the last day, at the clock's time. */
