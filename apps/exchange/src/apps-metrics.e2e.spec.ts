@@ -1,18 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { TOPICS } from '@perp/contracts';
-import { testDatabaseUrl } from '@perp/persistence';
-import {
-  type KafkaMock,
-  parsePrometheusText,
-  type PromSample,
-  type RunningApp,
-  signed,
-  startAppProcess,
-  startKafkaMock,
-  sumOf,
-} from '@perp/testing';
-import Redis from 'ioredis';
-import { Client } from 'pg';
+import { parsePrometheusText, type PromSample, type RunningApp, signed, sumOf } from '@perp/testing';
+import { type ClusterEnvironment, openClusterEnvironment } from './cluster/cluster-environment.harness';
 import { TEST_ADMIN_TOKEN } from './testing/in-process-exchange';
 import { adminRequest, deposit, eventually, newTrader } from './trading/trading.harness';
 
@@ -29,49 +17,14 @@ async function scrape(app: RunningApp): Promise<PromSample[]> {
 // Each app as its own process over Kafka (the mock cluster), as deployed: a short session of
 // orders and a market pause, then every app's /metrics shows its own series moving (issue 17).
 describe('GET /metrics of every app in a cluster (real processes, Kafka mock)', () => {
-  let kafka: KafkaMock | undefined;
-  let dbName: string | undefined;
-  let redis: Redis | undefined;
+  let cluster: ClusterEnvironment | undefined;
   const apps = new Map<App, RunningApp>();
 
-  afterAll(async () => {
-    for (const a of apps.values()) await a.stop('SIGKILL').catch(() => undefined);
-    await kafka?.stop();
-    if (redis) {
-      await redis.flushdb();
-      await redis.quit();
-    }
-    if (dbName) {
-      const c = new Client({ connectionString: testDatabaseUrl() });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-      await c.end();
-    }
-  });
+  afterAll(() => cluster?.close());
 
   it('moves HTTP, order, bus, engine and book series in the apps that own them', async () => {
-    kafka = await startKafkaMock();
-    dbName = `perp_metrics_${randomBytes(5).toString('hex')}`;
-    const admin = new Client({ connectionString: testDatabaseUrl() });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${dbName}`);
-    await admin.end();
-    // Its own database: the test flushes it, and other suites share TEST_REDIS_URL's.
-    const redisUrl = 'redis://127.0.0.1:6379/14';
-    redis = new Redis(redisUrl);
-    await redis.flushdb();
-    const env = {
-      BUS: 'kafka',
-      KAFKA_BROKERS: kafka.brokers.join(','),
-      DATABASE_URL: testDatabaseUrl().replace(/\/[^/]*$/, `/${dbName}`),
-      REDIS_URL: redisUrl,
-      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-      JWT_SECRET: 'metrics-test-jwt-secret-0123456789abcdef',
-      API_KEY_MASTER_KEY: '22'.repeat(32),
-      // A loaded 2-core machine runs six processes and the mock: no 503 for a slow first answer.
-      UPSTREAM_TIMEOUT_MS: '60000',
-    };
-    for (const app of APPS) apps.set(app, await startAppProcess(app, env, 60_000));
+    cluster = await openClusterEnvironment('metrics', 14);
+    for (const app of APPS) apps.set(app, await cluster.start(app));
     const url = apps.get('gateway')!.url;
 
     const trader = await newTrader(url);

@@ -1,18 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { HOT_STORE, type HotStore } from '@perp/cache';
 import { HOT_KEYS, parseAccountProjection, userIdForAddress } from '@perp/contracts';
 import { Account } from '@perp/domain';
-import { IncomeRepository, openDataSource, testDatabaseUrl, TradeRepository } from '@perp/persistence';
-import {
-  type HttpResponse,
-  type KafkaMock,
-  type RunningApp,
-  startAppProcess,
-  startKafkaMock,
-} from '@perp/testing';
-import Redis from 'ioredis';
-import { Client } from 'pg';
+import { IncomeRepository, openDataSource, TradeRepository } from '@perp/persistence';
+import type { HttpResponse } from '@perp/testing';
 import { startInProcessExchange, TEST_ADMIN_TOKEN } from '../testing/in-process-exchange';
+import { type ClusterEnvironment, openClusterEnvironment } from './cluster-environment.harness';
 import {
   fund,
   runStep,
@@ -109,25 +101,9 @@ async function untilEveryRiskPartitionAnswers(url: string, traders: ScriptTrader
 describe('crash and replay: killed risk and engine shards (real processes, Kafka mock)', () => {
   const script = tradingScript();
   let reference: Outcome;
-  let kafka: KafkaMock | undefined;
-  let dbName: string | undefined;
-  const apps: RunningApp[] = [];
-  let redis: Redis | undefined;
+  let cluster: ClusterEnvironment | undefined;
 
-  afterAll(async () => {
-    for (const a of apps) await a.stop('SIGKILL').catch(() => undefined);
-    await kafka?.stop();
-    if (redis) {
-      await redis.flushdb();
-      await redis.quit();
-    }
-    if (dbName) {
-      const c = new Client({ connectionString: testDatabaseUrl() });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-      await c.end();
-    }
-  });
+  afterAll(() => cluster?.close());
 
   it('runs the session once without a crash (the reference)', async () => {
     const ex = await startInProcessExchange();
@@ -155,35 +131,13 @@ describe('crash and replay: killed risk and engine shards (real processes, Kafka
   }, 60_000);
 
   it('gives the same accounts after kill -9 of a risk shard and an engine shard mid-session', async () => {
-    kafka = await startKafkaMock();
-    dbName = `perp_crash_${randomBytes(5).toString('hex')}`;
-    const admin = new Client({ connectionString: testDatabaseUrl() });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${dbName}`);
-    await admin.end();
-    const dbUrl = testDatabaseUrl().replace(/\/[^/]*$/, `/${dbName}`);
-    const redisUrl = 'redis://127.0.0.1:6379/13';
-    redis = new Redis(redisUrl);
-    await redis.flushdb();
-    const env = {
-      BUS: 'kafka',
-      KAFKA_BROKERS: kafka.brokers.join(','),
-      DATABASE_URL: dbUrl,
-      REDIS_URL: redisUrl,
-      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-      JWT_SECRET: 'crash-test-jwt-secret-0123456789abcdef',
-      API_KEY_MASTER_KEY: '11'.repeat(32),
+    cluster = await openClusterEnvironment('crash', 13, {
       RISK_SNAPSHOT_EVERY: '5',
       ENGINE_SNAPSHOT_EVERY: '5',
-      // On a loaded 2-core CI machine, 5 processes and the mock share the CPU: a 503 would leave a
-      // step's outcome unknown and the comparison meaningless.
-      UPSTREAM_TIMEOUT_MS: '60000',
-    };
-    const start = async (app: string) => {
-      const a = await startAppProcess(app, env, 60_000);
-      apps.push(a);
-      return a;
-    };
+    });
+    const { redis, env } = cluster;
+    const dbUrl = env.DATABASE_URL!;
+    const start = (app: string) => cluster!.start(app);
     const gateway = await start('gateway');
     const engines = [await start('matching-engine'), await start('matching-engine')];
     const risks = [await start('risk'), await start('risk')];
@@ -215,7 +169,7 @@ describe('crash and replay: killed risk and engine shards (real processes, Kafka
         () =>
           outcome(
             traders,
-            async (a) => (await redis!.get(`${prefix}${HOT_KEYS.account(a)}`)) ?? undefined,
+            async (a) => (await redis.get(`${prefix}${HOT_KEYS.account(a)}`)) ?? undefined,
             new TradeRepository(ds.manager),
             new IncomeRepository(ds.manager),
           ),

@@ -1,9 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { testDatabaseUrl } from '@perp/persistence';
-import { type KafkaMock, type RunningApp, startAppProcess, startKafkaMock } from '@perp/testing';
-import Redis from 'ioredis';
-import { Client } from 'pg';
 import { TEST_ADMIN_TOKEN } from '../testing/in-process-exchange';
+import { type ClusterEnvironment, openClusterEnvironment } from './cluster-environment.harness';
 import { fund, runStep, scriptTraders, tradingScript } from './trading-script.harness';
 
 /** Public reads a bot makes; each must answer the same on every gateway replica. */
@@ -53,54 +49,17 @@ async function read(url: string, path: string): Promise<unknown> {
 // DESIGN.md: "nothing a client sees depends on which replica it hit". Market data is projected once
 // (by market-data, into Postgres and Redis) and served by every gateway from there.
 describe('market data on two gateway replicas (real processes, Kafka mock)', () => {
-  let kafka: KafkaMock | undefined;
-  let dbName: string | undefined;
-  const apps: RunningApp[] = [];
-  let redis: Redis | undefined;
+  let cluster: ClusterEnvironment | undefined;
 
-  afterAll(async () => {
-    for (const a of apps) await a.stop('SIGKILL').catch(() => undefined);
-    await kafka?.stop();
-    if (redis) {
-      await redis.flushdb();
-      await redis.quit();
-    }
-    if (dbName) {
-      const c = new Client({ connectionString: testDatabaseUrl() });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-      await c.end();
-    }
-  });
+  afterAll(() => cluster?.close());
 
   it('answers identical book, trades, klines, tickers and statistics on both replicas', async () => {
-    kafka = await startKafkaMock();
-    dbName = `perp_md_${randomBytes(5).toString('hex')}`;
-    const admin = new Client({ connectionString: testDatabaseUrl() });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${dbName}`);
-    await admin.end();
-    const redisUrl = 'redis://127.0.0.1:6379/11';
-    redis = new Redis(redisUrl);
-    await redis.flushdb();
-    const env = {
-      BUS: 'kafka',
-      KAFKA_BROKERS: kafka.brokers.join(','),
-      DATABASE_URL: testDatabaseUrl().replace(/\/[^/]*$/, `/${dbName}`),
-      REDIS_URL: redisUrl,
-      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-      JWT_SECRET: 'md-replicas-jwt-secret-0123456789abcdef',
-      API_KEY_MASTER_KEY: '22'.repeat(32),
+    cluster = await openClusterEnvironment('md', 11, {
       PRICE_SOURCE: 'admin',
       // The test polls every public read until the replicas settle.
       RATE_LIMIT_WEIGHT_PER_MIN: '1000000',
-      UPSTREAM_TIMEOUT_MS: '60000',
-    };
-    const start = async (app: string) => {
-      const a = await startAppProcess(app, env, 60_000);
-      apps.push(a);
-      return a;
-    };
+    });
+    const start = (app: string) => cluster!.start(app);
     const gateways = [await start('gateway'), await start('gateway')];
     await start('matching-engine');
     await start('risk');
