@@ -1,16 +1,23 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { toExchangeInfo } from '@perp/contracts';
 import { type Chain, MarketRegistry } from '@perp/domain';
-import { CHAIN } from '@perp/runtime';
+import { APP_CONFIG, type AppConfig, CHAIN } from '@perp/runtime';
+import { ceilingsOf, exchangeInfoRateLimits } from '../rate-limits/rate-limit-rules';
 import { Weight } from '../rate-limits/weight.decorator';
 
 /** Public FAPI endpoints a client calls on start (Type NONE: no key, timestamp or signature). */
 @Controller('fapi/v1')
 export class FapiGeneralController {
+  /** The ceilings the rate limiter enforces, published as Binance clients read them. */
+  private readonly rateLimits: ReturnType<typeof exchangeInfoRateLimits>;
+
   constructor(
     @Inject(CHAIN) private readonly chain: Chain,
     private readonly markets: MarketRegistry,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.rateLimits = exchangeInfoRateLimits(ceilingsOf(config));
+  }
 
   @Get('ping')
   @Weight(1)
@@ -27,6 +34,6 @@ export class FapiGeneralController {
   @Get('exchangeInfo')
   @Weight(1)
   exchangeInfo() {
-    return toExchangeInfo(this.chain, this.markets.list(), Date.now());
+    return toExchangeInfo(this.chain, this.markets.list(), Date.now(), this.rateLimits);
   }
 }
