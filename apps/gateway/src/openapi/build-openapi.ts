@@ -8,7 +8,8 @@ import {
 } from '@perp/contracts';
 import { z } from 'zod';
 import { SIGNED_ENDPOINT, type SignedEndpoint } from '../access/signed/signed';
-import { PUBLIC_WEIGHTS } from '../rate-limits/rate-limit-rules';
+import { type CountRule, DEFAULT_WEIGHT, PUBLIC_WEIGHTS } from '../rate-limits/rate-limit-rules';
+import { FAPI_WEIGHT } from '../rate-limits/weight.decorator';
 import { FapiAuthErrorBody, FapiErrorBody } from './fapi-responses';
 import { isOptional, type JsonSchema, SchemaSet } from './json-schemas';
 import { NativeErrorBody } from './native-responses';
@@ -26,9 +27,13 @@ export type OpenApiDocument = {
 
 const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
 
-/** Weight of a FAPI route, as a number, or in words when it depends on the parameters. */
+/**
+ * Weight of a FAPI route as the weight guard decides it (`@Signed`, `@Weight`, PUBLIC_WEIGHTS,
+ * else 1): a number, or in words when it depends on the parameters.
+ */
 function weightOf(route: DeclaredRoute, signed: SignedEndpoint | undefined): number | string {
-  const rule = signed?.weight ?? PUBLIC_WEIGHTS[route.path] ?? 1;
+  const declared = Reflect.getMetadata(FAPI_WEIGHT, route.handler) as CountRule | undefined;
+  const rule = signed?.weight ?? declared ?? PUBLIC_WEIGHTS[route.path] ?? DEFAULT_WEIGHT;
   if (typeof rule === 'number') return rule;
   return `depends on the parameters (${rule({} as RawParams)} without any)`;
 }

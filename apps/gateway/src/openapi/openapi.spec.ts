@@ -5,6 +5,7 @@ import { FAPI_AUTH_ERRORS, FAPI_ERRORS, NATIVE_ERRORS, NEW_ORDER_PARAMS } from '
 import { REPO_ROOT } from '@perp/testing';
 import { GatewayModule } from '../gateway.module';
 import { gatewayDocuments } from './documents';
+import { fillGenerated, overviewTables } from './overview-tables';
 import { controllersOf, declaredRoutes } from './routes';
 import type { Surface } from './surfaces';
 
@@ -25,6 +26,20 @@ describe('OpenAPI documents (built from the controllers and their parsing schema
       expect(readFileSync(fileOf(surface), 'utf8')).toBe(text(surface));
     },
   );
+
+  it('docs/api-overview.md carries the generated error, limit and weight tables (UPDATE_OPENAPI=1)', () => {
+    const file = join(REPO_ROOT, 'docs', 'api-overview.md');
+    const filled = fillGenerated(readFileSync(file, 'utf8'), overviewTables(gatewayDocuments().fapi));
+    // Formatted as the repository's prettier check wants it.
+    const prettier = join(REPO_ROOT, 'node_modules', 'prettier', 'bin', 'prettier.cjs');
+    const formatted = execFileSync(process.execPath, [prettier, '--stdin-filepath', file], {
+      input: filled,
+      encoding: 'utf8',
+    });
+    if (process.env.UPDATE_OPENAPI === '1') writeFileSync(file, formatted);
+    expect(readFileSync(file, 'utf8')).toBe(formatted);
+    expect(formatted).toMatch(/\| -1121 +\| `INVALID_SYMBOL` +\| 400 +\|/);
+  });
 
   it.each(SURFACES)('%s validates against the OpenAPI 3.1 schema', (surface) => {
     const cli = require.resolve('@seriousme/openapi-schema-validator/bin/validate-api-cli.js');
