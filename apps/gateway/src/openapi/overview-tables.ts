@@ -18,7 +18,7 @@ import type { OpenApiDocument } from './build-openapi';
 /** What each FAPI business error means (total: a new code needs a line here). */
 const FAPI_MEANING: Record<FapiErrorName, string> = {
   UNKNOWN: 'unexpected failure',
-  DISCONNECTED: 'an upstream service did not answer (nothing was sent)',
+  DISCONNECTED: 'a service could not be reached or is behind: nothing was done, try again',
   TOO_MANY_REQUESTS: 'request weight or order count above its ceiling (`Retry-After`)',
   TIMEOUT: 'sent, but the result did not come back in time: look the order up before resending',
   INVALID_QUANTITY: 'filter failure: lot, tick, min/max notional, or a non-positive amount',
@@ -78,7 +78,7 @@ const NATIVE_MEANING: Record<NativeErrorCode, string> = {
   PRICE_DATA_UNAVAILABLE: 'no mark price yet',
   MARKET_EXISTS: 'admin: the market exists already',
   MARKET_DELISTED: 'admin: the market is delisted (final)',
-  SERVICE_UNAVAILABLE: 'an upstream service did not answer (nothing was done)',
+  SERVICE_UNAVAILABLE: 'a service did not answer in time (order and account commands: not sent)',
   EXECUTION_STATUS_UNKNOWN: 'sent, but the result did not come back in time: look the order up',
   RATE_LIMITED: 'too many login or nonce requests from this IP (`Retry-After`)',
   INVALID_REQUEST: 'a body or parameter that fails validation',
