@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Makes sure what the tests need outside npm is here and running: PostgreSQL, Redis and Debian's
-# kcat (its librdkafka mock cluster stands in for Kafka). Idempotent; fails loudly with the reason.
+# Makes sure what the tests need outside npm is here and running: PostgreSQL, Redis, Debian's
+# kcat (its librdkafka mock cluster stands in for Kafka) and Debian's chromium (the API reference
+# page test drives it headless with playwright-core). Idempotent; fails loudly with the reason.
 set -euo pipefail
 
 PG_HOST=${PGHOST:-127.0.0.1}
@@ -61,4 +62,8 @@ fi
 command -v kcat >/dev/null || apt_install kcat
 kcat -V >/dev/null 2>&1 || die "kcat is installed but does not run"
 
-say "PostgreSQL $PG_HOST:$PG_PORT (database $TEST_DB), Redis $REDIS_HOST:$REDIS_PORT and kcat are ready"
+# --- chromium (headless browser for the API reference page test) ----------------------------
+command -v chromium >/dev/null || apt_install chromium
+chromium --headless --no-sandbox --version >/dev/null 2>&1 || die "chromium is installed but does not run"
+
+say "PostgreSQL $PG_HOST:$PG_PORT (database $TEST_DB), Redis $REDIS_HOST:$REDIS_PORT, kcat and chromium are ready"

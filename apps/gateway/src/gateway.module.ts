@@ -9,7 +9,7 @@ import { FapiMarketModule } from './fapi/market/fapi-market.module';
 import { FapiMarketStatsModule } from './fapi/market-stats/market-stats.module';
 import { FapiOrdersController } from './fapi/orders/fapi-orders.controller';
 import { NativeMarketsController } from './native/markets.controller';
-import { NativeOpenApiModule } from './native/openapi/native-openapi.module';
+import { OpenApiModule } from './openapi/openapi.module';
 import { NativeTradingModule } from './native/trading/native-trading.module';
 import { RiskClientModule } from './risk/risk-client.module';
 import { RateLimitsModule } from './rate-limits';
@@ -24,7 +24,7 @@ import { RateLimitsModule } from './rate-limits';
     FapiMarketModule,
     FapiMarketStatsModule,
     NativeTradingModule,
-    NativeOpenApiModule,
+    OpenApiModule,
   ],
   controllers: [
     FapiGeneralController,

@@ -12,3 +12,4 @@ export * from './messages/topics';
 export * from './messages/asyncapi';
 export * from './fapi/params';
 export * from './fapi/new-order';
+export * from './fapi/param-schemas';

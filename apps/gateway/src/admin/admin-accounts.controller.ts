@@ -3,15 +3,53 @@ import { Body, Controller, HttpCode, Inject, Param, Post, Put, UseGuards } from 
 import { Bus } from '@perp/bus';
 import { HOT_STORE, type HotStore } from '@perp/cache';
 import { HOT_KEYS, NativeError, type PriceEvent, TOPICS } from '@perp/contracts';
-import { MarketRegistry, Money, parseDecimal } from '@perp/domain';
+import { MarketRegistry, parseDecimal } from '@perp/domain';
 import { AdminAuditRepository, UserRepository } from '@perp/persistence';
 import { APP_CONFIG, type AppConfig } from '@perp/runtime';
 import { nativeMarket } from '../markets/market-lookup';
 import { nativeRefusalOf, nativeUnanswered } from '../outcomes/native-outcomes';
 import { RiskClient, type RiskOutcome } from '../risk/risk-client';
+import { z } from 'zod';
+import { ApiDoc } from '../openapi/api-doc';
+import { NativeFields, nativeIssue } from '../openapi/native-fields';
 import { AdminTokenGuard } from './admin-token.guard';
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const BAD_ADDRESS = nativeIssue('INVALID_ADDRESS', 'address must be a 0x-prefixed 20-byte hex address');
+
+const addressField = z
+  .string({ error: BAD_ADDRESS })
+  .regex(ADDRESS, BAD_ADDRESS)
+  .transform((a) => a.toLowerCase())
+  .meta({ description: 'Wallet address, 0x-prefixed hex' });
+
+/** A positive decimal string (numbers are refused: a JSON number may already have lost digits). */
+const positiveAmount = (name: string, description: string) => {
+  const bad = nativeIssue('INVALID_AMOUNT', `${name} must be a positive decimal string`);
+  return z
+    .string({ error: bad })
+    .transform((v, ctx) => {
+      const d = parseDecimal(v);
+      if (d?.gt(0)) return d;
+      ctx.issues.push({ code: 'custom', input: v, message: bad });
+      return z.NEVER;
+    })
+    .meta({ description, examples: ['1000'] });
+};
+
+const DEPOSIT_BODY = {
+  address: addressField,
+  asset: z.literal('USDT', { error: nativeIssue('INVALID_REQUEST', 'asset must be USDT') }),
+  amount: positiveAmount('amount', 'Amount to credit, as a string'),
+};
+const VIP_BODY = {
+  tier: z
+    .number({ error: nativeIssue('INVALID_REQUEST', 'tier must be a non-negative integer') })
+    .int(nativeIssue('INVALID_REQUEST', 'tier must be a non-negative integer'))
+    .min(0, nativeIssue('INVALID_REQUEST', 'tier must be a non-negative integer'))
+    .meta({ description: 'A tier the chain defines' }),
+};
+const PRICE_BODY = { indexPrice: positiveAmount('indexPrice', 'Index price, as a string') };
 
 type Json = Record<string, unknown>;
 
@@ -21,18 +59,8 @@ function objectBody(body: unknown): Json {
   return body as Json;
 }
 
-function address(raw: unknown): string {
-  if (typeof raw !== 'string' || !ADDRESS.test(raw))
-    throw new NativeError('INVALID_ADDRESS', 'address must be a 0x-prefixed 20-byte hex address');
-  return raw.toLowerCase();
-}
-
-/** A positive decimal string (numbers are refused: a JSON number may already have lost digits). */
-function positiveAmount(raw: unknown, name: string): Money {
-  const v = typeof raw === 'string' ? parseDecimal(raw) : undefined;
-  if (!v || !v.gt(0)) throw new NativeError('INVALID_AMOUNT', `${name} must be a positive decimal string`);
-  return v;
-}
+const address = (raw: unknown) =>
+  new NativeFields({ address: addressField }, { address: raw }).get('address');
 
 /**
  * Operator account actions: deposits, VIP tiers and index prices. Each is a command on the log
@@ -53,11 +81,23 @@ export class AdminAccountsController {
 
   @Post('deposits')
   @HttpCode(200)
+  @ApiDoc({
+    tag: 'admin',
+    summary: 'Credit a wallet',
+    body: DEPOSIT_BODY,
+    response: z.object({
+      address: z.string(),
+      asset: z.string(),
+      balance: z.string(),
+      availableBalance: z.string(),
+    }),
+    errors: ['INVALID_ADDRESS', 'INVALID_AMOUNT', 'INVALID_REQUEST', 'SERVICE_UNAVAILABLE'],
+  })
   async deposit(@Body() raw: unknown) {
-    const body = objectBody(raw);
-    const user = address(body.address);
-    if (body.asset !== 'USDT') throw new NativeError('INVALID_REQUEST', 'asset must be USDT');
-    const amount = positiveAmount(body.amount, 'amount');
+    const body = new NativeFields(DEPOSIT_BODY, objectBody(raw));
+    const user = body.get('address');
+    body.get('asset');
+    const amount = body.get('amount');
     await this.users.findOrCreate(user);
     const result = await this.answer(
       await this.risk.send({
@@ -78,12 +118,17 @@ export class AdminAccountsController {
 
   @Put('users/:address/vip')
   @HttpCode(200)
+  @ApiDoc({
+    tag: 'admin',
+    summary: 'Set a user’s VIP fee tier',
+    path: { address: addressField },
+    body: VIP_BODY,
+    response: z.object({ address: z.string(), tier: z.number().int() }),
+    errors: ['INVALID_ADDRESS', 'INVALID_REQUEST', 'SERVICE_UNAVAILABLE'],
+  })
   async vip(@Param('address') rawAddress: string, @Body() raw: unknown) {
     const user = address(rawAddress);
-    const body = objectBody(raw);
-    if (typeof body.tier !== 'number' || !Number.isInteger(body.tier) || body.tier < 0)
-      throw new NativeError('INVALID_REQUEST', 'tier must be a non-negative integer');
-    const tier = body.tier;
+    const tier = new NativeFields(VIP_BODY, objectBody(raw)).get('tier');
     const row = await this.users.findOrCreate(user);
     const result = await this.answer(await this.risk.send({ type: 'vip.set', user, tier, actor: 'admin' }));
     await this.users.setVipTier(row.user.id, tier);
@@ -97,10 +142,23 @@ export class AdminAccountsController {
    */
   @Post('prices/:symbol')
   @HttpCode(200)
+  @ApiDoc({
+    tag: 'admin',
+    summary: 'Push an index price (mark = index until market data derives it)',
+    description: 'Answers once the price is applied in every risk partition.',
+    path: { symbol: z.string().meta({ description: 'Market, any alias' }) },
+    body: PRICE_BODY,
+    response: z.object({
+      symbol: z.string(),
+      indexPrice: z.string(),
+      markPrice: z.string(),
+      time: z.number().int(),
+    }),
+    errors: ['INVALID_AMOUNT', 'INVALID_REQUEST', 'INVALID_MARKET', 'SERVICE_UNAVAILABLE'],
+  })
   async price(@Param('symbol') rawSymbol: string, @Body() raw: unknown) {
     const market = nativeMarket(this.markets, rawSymbol);
-    const body = objectBody(raw);
-    const indexPrice = positiveAmount(body.indexPrice, 'indexPrice').toFixed();
+    const indexPrice = new NativeFields(PRICE_BODY, objectBody(raw)).get('indexPrice').toFixed();
     const time = Date.now();
     const event: PriceEvent = {
       id: `admin/${randomUUID()}`,

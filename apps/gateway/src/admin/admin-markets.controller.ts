@@ -7,7 +7,19 @@ import { AdminAuditRepository } from '@perp/persistence';
 import { APP_CONFIG, type AppConfig } from '@perp/runtime';
 import { nativeMarket } from '../markets/market-lookup';
 import { nativeRefusalOf } from '../outcomes/native-outcomes';
+import { z } from 'zod';
+import { ApiDoc, type ApiDocSpec } from '../openapi/api-doc';
+import { AnyObject, MarketConfig } from '../openapi/native-responses';
 import { AdminTokenGuard } from './admin-token.guard';
+
+const symbolPath = { symbol: z.string().meta({ description: 'Market, any alias' }) };
+const statusDoc = (summary: string): ApiDocSpec => ({
+  tag: 'admin',
+  summary,
+  path: symbolPath,
+  response: AnyObject,
+  errors: ['INVALID_MARKET', 'MARKET_DELISTED', 'SERVICE_UNAVAILABLE'],
+});
 
 /** Operator market changes; each is a command on the log, applied by the engine owning the symbol. */
 @Controller('admin/v1/markets')
@@ -22,6 +34,15 @@ export class AdminMarketsController {
 
   @Post()
   @HttpCode(200)
+  @ApiDoc({
+    tag: 'admin',
+    summary: 'Add a market',
+    description:
+      'The engine validates the body with the chain.json market schema (optional fields take defaults).',
+    body: MarketConfig.shape,
+    response: AnyObject,
+    errors: ['INVALID_REQUEST', 'MARKET_EXISTS', 'SERVICE_UNAVAILABLE'],
+  })
   add(@Body() body: unknown) {
     const market = (body ?? {}) as Record<string, unknown>;
     if (typeof market.symbol !== 'string') throw new NativeError('INVALID_REQUEST', 'symbol is required');
@@ -37,18 +58,21 @@ export class AdminMarketsController {
 
   @Post(':symbol/pause')
   @HttpCode(200)
+  @ApiDoc(statusDoc('Pause a market (cancels go through, new orders are refused)'))
   pause(@Param('symbol') symbol: string) {
     return this.setStatus(symbol, 'HALT');
   }
 
   @Post(':symbol/resume')
   @HttpCode(200)
+  @ApiDoc(statusDoc('Resume a paused market'))
   resume(@Param('symbol') symbol: string) {
     return this.setStatus(symbol, 'TRADING');
   }
 
   @Post(':symbol/delist')
   @HttpCode(200)
+  @ApiDoc(statusDoc('Delist a market (final; open orders are canceled)'))
   delist(@Param('symbol') symbol: string) {
     return this.setStatus(symbol, 'CLOSE');
   }

@@ -2,7 +2,10 @@ import { Controller, Get, Inject } from '@nestjs/common';
 import { HOT_STORE, type HotStore } from '@perp/cache';
 import { readTicker } from '@perp/contracts';
 import { type Market, MarketRegistry } from '@perp/domain';
+import { z } from 'zod';
 import { stats24h, tickerFigures } from '../markets/ticker-view';
+import { ApiDoc } from '../openapi/api-doc';
+import { NativeMarket } from '../openapi/native-responses';
 
 /** Native market list: what a front end needs to draw a market picker in one call. */
 @Controller('api/v1/markets')
@@ -13,6 +16,11 @@ export class NativeMarketsController {
   ) {}
 
   @Get()
+  @ApiDoc({
+    tag: 'markets',
+    summary: 'Markets with their 24 h figures, in sort order',
+    response: z.array(NativeMarket),
+  })
   list() {
     const now = Date.now();
     return Promise.all(this.markets.list().map((m) => this.view(m, now)));

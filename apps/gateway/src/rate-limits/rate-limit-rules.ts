@@ -1,5 +1,5 @@
 // The pure part of rate limiting: ceilings, window keys, header names, weights and decisions.
-import type { RawParams } from '@perp/contracts';
+import type { ExchangeInfoRateLimit, RawParams } from '@perp/contracts';
 import type { AppConfig } from '@perp/runtime';
 
 export const SECOND_MS = 1_000;
@@ -43,7 +43,7 @@ export function ceilingsOf(config: RateLimitEnv): RateLimitCeilings {
 }
 
 /** The `rateLimits` array of exchangeInfo for these ceilings (Binance's shape). */
-export function exchangeInfoRateLimits(c: RateLimitCeilings) {
+export function exchangeInfoRateLimits(c: RateLimitCeilings): ExchangeInfoRateLimit[] {
   return [
     { rateLimitType: 'REQUEST_WEIGHT', interval: 'MINUTE', intervalNum: 1, limit: c.weightPerMinute },
     { rateLimitType: 'ORDERS', interval: 'MINUTE', intervalNum: 1, limit: c.ordersPerMinute },

@@ -115,6 +115,15 @@ describe('FAPI rate limits over HTTP (two gateway replicas, Postgres and Redis)'
     await schema?.drop();
   });
 
+  it('exchangeInfo publishes the configured ceilings (RATE_LIMIT_*), not Binance defaults', async () => {
+    const { body } = await get(a, '/fapi/v1/exchangeInfo', newClientIp());
+    expect((body as { rateLimits: unknown }).rateLimits).toEqual([
+      { rateLimitType: 'REQUEST_WEIGHT', interval: 'MINUTE', intervalNum: 1, limit: 40 },
+      { rateLimitType: 'ORDERS', interval: 'MINUTE', intervalNum: 1, limit: 6 },
+      { rateLimitType: 'ORDERS', interval: 'SECOND', intervalNum: 10, limit: 4 },
+    ]);
+  });
+
   describe('request weight per client IP', () => {
     it('every answer carries the used weight; at the ceiling 429 -1003 with Retry-After, counting nothing', async () => {
       const ip = newClientIp();

@@ -5,11 +5,19 @@ import { ORDER_TYPES } from './new-order';
 export const FAPI_ORDER_TYPES = [...ORDER_TYPES, 'TRAILING_STOP_MARKET'];
 export const FAPI_TIME_IN_FORCE = ['GTC', 'IOC', 'FOK', 'GTX', 'GTD'];
 
+/** One `rateLimits` entry of exchangeInfo (Binance's shape). */
+export interface ExchangeInfoRateLimit {
+  rateLimitType: 'REQUEST_WEIGHT' | 'ORDERS';
+  interval: 'SECOND' | 'MINUTE';
+  intervalNum: number;
+  limit: number;
+}
+
 /**
- * Request-weight and order-count ceilings published in exchangeInfo: Binance USD-M's, which are the
- * gateway's defaults (RATE_LIMIT_* in the README; enforced by apps/gateway/src/rate-limits).
+ * Binance USD-M's request-weight and order-count ceilings, which are the gateway's defaults
+ * (RATE_LIMIT_* in the README). exchangeInfo publishes the configured ones (apps/gateway/src/rate-limits).
  */
-export const RATE_LIMITS = [
+export const RATE_LIMITS: readonly ExchangeInfoRateLimit[] = [
   { rateLimitType: 'REQUEST_WEIGHT', interval: 'MINUTE', intervalNum: 1, limit: 2400 },
   { rateLimitType: 'ORDERS', interval: 'MINUTE', intervalNum: 1, limit: 1200 },
   { rateLimitType: 'ORDERS', interval: 'SECOND', intervalNum: 10, limit: 300 },
@@ -74,12 +82,12 @@ export function toExchangeInfoSymbol(m: Market) {
   };
 }
 
-/** `rateLimits`: the ceilings in force, when the deployment configures others than the defaults. */
+/** `rateLimits`: the ceilings in force (the deployment's RATE_LIMIT_* configuration). */
 export function toExchangeInfo(
   chain: Chain,
   markets: readonly Market[],
   serverTime: number,
-  rateLimits: readonly (typeof RATE_LIMITS)[number][] = RATE_LIMITS,
+  rateLimits: readonly ExchangeInfoRateLimit[],
 ) {
   return {
     timezone: 'UTC',

@@ -9,10 +9,21 @@ export const API_KEY_PERMISSIONS = 'trading,deposit';
 export const MAX_LABEL_LENGTH = 100;
 
 const createSchema = z.object({
-  label: z.string().max(MAX_LABEL_LENGTH, `at most ${MAX_LABEL_LENGTH} characters`).optional(),
-  ip_whitelist: z.string().optional(),
+  label: z
+    .string()
+    .max(MAX_LABEL_LENGTH, `at most ${MAX_LABEL_LENGTH} characters`)
+    .optional()
+    .meta({ description: 'Your name for the key' }),
+  ip_whitelist: z
+    .string()
+    .optional()
+    .meta({ description: 'Comma-separated IPs or CIDRs allowed to use the key; empty = any (INVALID_IP)' }),
 });
 const updateSchema = createSchema.extend({ status: z.enum(['active', 'disabled']).optional() });
+
+/** The bodies as documented (the same schemas parse them). */
+export const API_KEY_CREATE_BODY = createSchema.shape;
+export const API_KEY_UPDATE_BODY = updateSchema.shape;
 
 export interface ApiKeyInput {
   label?: string;

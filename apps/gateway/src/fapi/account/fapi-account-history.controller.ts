@@ -1,11 +1,15 @@
 import { Controller, Get } from '@nestjs/common';
-import { FapiError, type RawParams, required, scalar } from '@perp/contracts';
+import { type FapiFields, fapiParam as P } from '@perp/contracts';
 import { MarketRegistry } from '@perp/domain';
 import { INCOME_TYPES, type IncomeType } from '@perp/persistence';
-import { Caller, type FapiCaller, FapiParams, Signed } from '../../access';
+import { z } from 'zod';
+import { Caller, type FapiCaller, Signed } from '../../access';
+import { ApiDoc } from '../../openapi/api-doc';
+import { AnyRecord, UserTrade } from '../../openapi/fapi-responses';
+import { FapiInput } from '../../openapi/route-inputs';
 import { fapiMarket } from '../../markets/market-lookup';
 import { AccountHistory } from './account-history';
-import { limitParam, timeParam, uuidParam } from './history-params';
+import { FUNDING_FEE_PARAMS, USER_TRADES_PARAMS } from './history-params';
 import { fundingFeeView, incomeView } from './income-view';
 import { userTradeView } from './trade-view';
 
@@ -35,6 +39,20 @@ const NEVER_PRODUCED = [
   'BFUSD_REWARD',
 ] as const;
 
+const INCOME_PARAMS = {
+  symbol: FUNDING_FEE_PARAMS.symbol,
+  incomeType: P.oneOf(
+    [...INCOME_TYPES, ...NEVER_PRODUCED] as unknown as [string, ...string[]],
+    'INVALID_DATA_FOR_PARAMETER',
+    `Only ${INCOME_TYPES.join(', ')} are ever produced; Binance's other types are valid and find nothing`,
+  ).optional(),
+  startTime: FUNDING_FEE_PARAMS.startTime,
+  endTime: FUNDING_FEE_PARAMS.endTime,
+  limit: FUNDING_FEE_PARAMS.limit,
+};
+const ERRORS = ['MANDATORY_PARAM_EMPTY_OR_MALFORMED', 'ILLEGAL_CHARS', 'INVALID_SYMBOL'] as const;
+const records = z.array(AnyRecord);
+
 /** Trade, income and funding-fee history from Postgres (written by the projector). */
 @Controller('fapi/v1')
 export class FapiAccountHistoryController {
@@ -45,29 +63,42 @@ export class FapiAccountHistoryController {
 
   @Get('userTrades')
   @Signed({ type: 'USER_DATA', weight: 5 })
-  async userTrades(@Caller() caller: FapiCaller, @FapiParams() params: RawParams) {
-    const market = fapiMarket(this.markets, required(params, 'symbol'));
+  @ApiDoc({
+    tag: 'account',
+    summary: 'Your trades of a symbol',
+    response: z.array(UserTrade),
+    errors: ERRORS,
+  })
+  async userTrades(
+    @Caller() caller: FapiCaller,
+    @FapiInput(USER_TRADES_PARAMS) q: FapiFields<typeof USER_TRADES_PARAMS>,
+  ) {
+    const market = fapiMarket(this.markets, q.get('symbol'));
     const rows = await this.history.userTrades(caller, {
       symbol: market.symbol,
-      fromId: uuidParam(params, 'fromId'),
-      startTime: timeParam(params, 'startTime'),
-      endTime: timeParam(params, 'endTime'),
-      limit: limitParam(params, 500, 1000),
+      fromId: q.get('fromId'),
+      startTime: q.get('startTime'),
+      endTime: q.get('endTime'),
+      limit: q.get('limit'),
     });
     return rows.map(userTradeView);
   }
 
   @Get('income')
   @Signed({ type: 'USER_DATA', weight: 30 })
-  async income(@Caller() caller: FapiCaller, @FapiParams() params: RawParams) {
-    const symbol = this.optionalSymbol(params);
-    const type = scalar(params, 'incomeType') || undefined;
+  @ApiDoc({
+    tag: 'account',
+    summary: 'Income history (realized PnL, funding fees, commissions)',
+    response: records,
+    errors: [...ERRORS, 'INVALID_DATA_FOR_PARAMETER'],
+  })
+  async income(@Caller() caller: FapiCaller, @FapiInput(INCOME_PARAMS) q: FapiFields<typeof INCOME_PARAMS>) {
+    const symbol = this.optionalSymbol(q.get('symbol'));
+    const type = q.get('incomeType');
     const known = type === undefined || (INCOME_TYPES as readonly string[]).includes(type);
-    if (!known && !(NEVER_PRODUCED as readonly string[]).includes(type))
-      throw new FapiError('INVALID_DATA_FOR_PARAMETER', 'Invalid incomeType.');
-    const startTime = timeParam(params, 'startTime');
-    const endTime = timeParam(params, 'endTime');
-    const limit = limitParam(params, 100, 1000);
+    const startTime = q.get('startTime');
+    const endTime = q.get('endTime');
+    const limit = q.get('limit');
     if (!known) return [];
     const incomeType = type as IncomeType | undefined;
     const rows = await this.history.incomeHistory(caller, {
@@ -83,11 +114,20 @@ export class FapiAccountHistoryController {
   /** FUNDING_FEE income with the settled funding rate (see README: Binance has no such endpoint). */
   @Get('fundingFeeHistory')
   @Signed({ type: 'USER_DATA', weight: 30 })
-  async fundingFeeHistory(@Caller() caller: FapiCaller, @FapiParams() params: RawParams) {
-    const symbol = this.optionalSymbol(params);
-    const startTime = timeParam(params, 'startTime');
-    const endTime = timeParam(params, 'endTime');
-    const limit = limitParam(params, 100, 1000);
+  @ApiDoc({
+    tag: 'account',
+    summary: 'Funding fees with the settled funding rate',
+    response: records,
+    errors: ERRORS,
+  })
+  async fundingFeeHistory(
+    @Caller() caller: FapiCaller,
+    @FapiInput(FUNDING_FEE_PARAMS) q: FapiFields<typeof FUNDING_FEE_PARAMS>,
+  ) {
+    const symbol = this.optionalSymbol(q.get('symbol'));
+    const startTime = q.get('startTime');
+    const endTime = q.get('endTime');
+    const limit = q.get('limit');
     const rows = await this.history.incomeHistory(caller, {
       symbol,
       incomeType: 'FUNDING_FEE',
@@ -98,8 +138,7 @@ export class FapiAccountHistoryController {
     return rows.map(fundingFeeView);
   }
 
-  private optionalSymbol(params: RawParams): string | undefined {
-    const symbol = scalar(params, 'symbol');
+  private optionalSymbol(symbol: string | undefined): string | undefined {
     return symbol === undefined ? undefined : fapiMarket(this.markets, symbol).symbol;
   }
 }

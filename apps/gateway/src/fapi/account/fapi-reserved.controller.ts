@@ -1,6 +1,7 @@
 import { Controller, HttpCode, Post } from '@nestjs/common';
 import { FapiError } from '@perp/contracts';
 import { Signed } from '../../access';
+import { ApiDoc } from '../../openapi/api-doc';
 
 /**
  * Binance paths the spec reserves without serving them. Both are authenticated like any TRADE
@@ -12,6 +13,12 @@ export class FapiReservedController {
   @Post('positionMargin')
   @Signed({ type: 'TRADE', weight: 1 })
   @HttpCode(200)
+  @ApiDoc({
+    tag: 'settings',
+    summary: 'Reserved: isolated position margin is not on FAPI (always -4046)',
+    description: 'Use the native collateral routes instead.',
+    errors: ['NO_NEED_TO_CHANGE_MARGIN_TYPE'],
+  })
   positionMargin(): never {
     throw new FapiError(
       'NO_NEED_TO_CHANGE_MARGIN_TYPE',
@@ -24,6 +31,11 @@ export class FapiReservedController {
   @Post('conditional/order')
   @Signed({ type: 'TRADE', weight: 1 })
   @HttpCode(200)
+  @ApiDoc({
+    tag: 'orders',
+    summary: 'Reserved: conditional orders are algo orders (always -1130)',
+    errors: ['INVALID_DATA_FOR_PARAMETER'],
+  })
   conditionalOrder(): never {
     throw new FapiError(
       'INVALID_DATA_FOR_PARAMETER',

@@ -1,29 +1,29 @@
-import { FapiError, intParam, type RawParams, scalar } from '@perp/contracts';
+import { fapiParam as P } from '@perp/contracts';
+import { OPTIONAL_SYMBOL } from '../market/market-params';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const window = {
+  startTime: P.time('From this time').optional(),
+  endTime: P.time('Up to this time').optional(),
+};
 
-/** A time in ms: absent or empty = undefined; not an integer -1100; negative -1102. */
-export function timeParam(params: RawParams, name: string): number | undefined {
-  const v = scalar(params, name);
-  if (v === undefined || v === '') return undefined;
-  return intParam(params, name, 0, 0, Number.MAX_SAFE_INTEGER);
-}
+/** orderId (a UUID, else -1100) or origClientOrderId (the client id alphabet, else -1100). */
+export const ORDER_REF_PARAMS = {
+  orderId: P.uuid('Order id (UUID); or send origClientOrderId').optional(),
+  origClientOrderId: P.clientOrderId('Your client order id').optional(),
+};
 
-/** `limit`: default `fallback`, at least 1 (-1102), above `max` clamped (Binance's convention). */
-export function limitParam(params: RawParams, fallback: number, max: number): number {
-  return intParam(params, 'limit', fallback, 1, max);
-}
+export const USER_TRADES_PARAMS = {
+  symbol: P.symbol(),
+  fromId: P.uuid('Trades from this trade id on').optional(),
+  ...window,
+  limit: P.limit(500, 1000),
+};
 
-/** An order or trade id: a UUID, lowercased; anything else is -1100 (spec: unparseable UUID). */
-export function uuidParam(params: RawParams, name: string): string | undefined {
-  const v = scalar(params, name);
-  if (v === undefined || v === '') return undefined;
-  if (!UUID.test(v)) throw new FapiError('ILLEGAL_CHARS', `Illegal characters found in parameter '${name}'.`);
-  return v.toLowerCase();
-}
+export const ALL_ORDERS_PARAMS = {
+  symbol: P.symbol(),
+  orderId: P.uuid('Orders from this order id on').optional(),
+  ...window,
+  limit: P.limit(500, 1000),
+};
 
-/** A client order id as sent (any string; an unknown one is simply not found). */
-export function clientIdParam(params: RawParams, name: string): string | undefined {
-  const v = scalar(params, name);
-  return v === undefined || v === '' ? undefined : v;
-}
+export const FUNDING_FEE_PARAMS = { ...OPTIONAL_SYMBOL, ...window, limit: P.limit(100, 1000) };

@@ -1,13 +1,23 @@
 import { Controller, Get } from '@nestjs/common';
-import { type RawParams, scalar } from '@perp/contracts';
+import { type FapiFields, fapiParam as P } from '@perp/contracts';
 import { MarketRegistry } from '@perp/domain';
-import { FapiParams } from '../../access';
+import { z } from 'zod';
 import { fapiMarket } from '../../markets/market-lookup';
-import { limitParam, timeParam } from '../account/history-params';
+import { ApiDoc } from '../../openapi/api-doc';
+import { FundingRate, oneOrAll, PremiumIndex } from '../../openapi/fapi-responses';
+import { FapiInput } from '../../openapi/route-inputs';
+import { OPTIONAL_SYMBOL } from '../market/market-params';
 import { fundingInfoRow, fundingRateRow, markPriceRow } from './funding-view';
 import { MarketStatsReader } from './market-stats.reader';
 
 export const FUNDING_RATE_LIMIT = { default: 100, max: 1000 } as const;
+
+const FUNDING_RATE_PARAMS = {
+  ...OPTIONAL_SYMBOL,
+  startTime: P.time('From this funding time').optional(),
+  endTime: P.time('Up to this funding time').optional(),
+  limit: P.limit(FUNDING_RATE_LIMIT.default, FUNDING_RATE_LIMIT.max),
+};
 
 /** Mark price and funding (Type NONE; weights in PUBLIC_WEIGHTS). */
 @Controller('fapi/v1')
@@ -19,8 +29,14 @@ export class FapiFundingController {
 
   /** With `symbol` one object, without it every market as an array (as Binance). */
   @Get('premiumIndex')
-  async premiumIndex(@FapiParams() params: RawParams) {
-    const symbol = scalar(params, 'symbol');
+  @ApiDoc({
+    tag: 'market',
+    summary: 'Mark price, index price and funding',
+    response: oneOrAll(PremiumIndex),
+    errors: ['INVALID_SYMBOL'],
+  })
+  async premiumIndex(@FapiInput(OPTIONAL_SYMBOL) q: FapiFields<typeof OPTIONAL_SYMBOL>) {
+    const symbol = q.get('symbol');
     const now = Date.now();
     if (symbol !== undefined) {
       const m = fapiMarket(this.markets, symbol);
@@ -43,18 +59,38 @@ export class FapiFundingController {
    * `limit` up to endTime. Without `symbol`, the rows of every symbol (as Binance).
    */
   @Get('fundingRate')
-  async fundingRate(@FapiParams() params: RawParams) {
-    const symbol = scalar(params, 'symbol');
+  @ApiDoc({
+    tag: 'market',
+    summary: 'Settled funding rates',
+    description: 'Oldest first: from startTime the first `limit`, else the latest `limit` up to endTime.',
+    response: z.array(FundingRate),
+    errors: ['ILLEGAL_CHARS', 'MANDATORY_PARAM_EMPTY_OR_MALFORMED', 'INVALID_SYMBOL'],
+  })
+  async fundingRate(@FapiInput(FUNDING_RATE_PARAMS) q: FapiFields<typeof FUNDING_RATE_PARAMS>) {
+    const symbol = q.get('symbol');
     const market = symbol === undefined ? undefined : fapiMarket(this.markets, symbol);
     const rows = await this.reader.fundingRates(market?.symbol, {
-      startTime: timeParam(params, 'startTime'),
-      endTime: timeParam(params, 'endTime'),
-      limit: limitParam(params, FUNDING_RATE_LIMIT.default, FUNDING_RATE_LIMIT.max),
+      startTime: q.get('startTime'),
+      endTime: q.get('endTime'),
+      limit: q.get('limit'),
     });
     return rows.map(fundingRateRow);
   }
 
   @Get('fundingInfo')
+  @ApiDoc({
+    tag: 'market',
+    summary: 'Funding rate caps and intervals of every market',
+    response: z.array(
+      z.object({
+        symbol: z.string(),
+        adjustedFundingRateCap: z.string(),
+        adjustedFundingRateFloor: z.string(),
+        fundingIntervalHours: z.number().int(),
+        disclaimer: z.boolean(),
+      }),
+    ),
+  })
   fundingInfo() {
     return this.markets.list().map(fundingInfoRow);
   }

@@ -1,10 +1,14 @@
 import { Controller, Get } from '@nestjs/common';
-import { type RawParams, required } from '@perp/contracts';
+import { type FapiFields, fapiParam as P } from '@perp/contracts';
 import { MarketRegistry } from '@perp/domain';
-import { FapiParams } from '../../access';
 import { fapiMarket } from '../../markets/market-lookup';
+import { ApiDoc } from '../../openapi/api-doc';
+import { OpenInterest } from '../../openapi/fapi-responses';
+import { FapiInput } from '../../openapi/route-inputs';
 import { fapiOpenInterest } from '../../native/trading/open-interest-view';
 import { MarketStatsReader } from './market-stats.reader';
+
+const SYMBOL = { symbol: P.symbol() };
 
 /** GET /fapi/v1/openInterest: the spec's long + short total, as the native view's two sides. */
 @Controller('fapi/v1')
@@ -15,8 +19,14 @@ export class FapiOpenInterestController {
   ) {}
 
   @Get('openInterest')
-  async openInterest(@FapiParams() params: RawParams) {
-    const market = fapiMarket(this.markets, required(params, 'symbol'));
+  @ApiDoc({
+    tag: 'market',
+    summary: 'Open interest (long + short)',
+    response: OpenInterest,
+    errors: ['MANDATORY_PARAM_EMPTY_OR_MALFORMED', 'INVALID_SYMBOL'],
+  })
+  async openInterest(@FapiInput(SYMBOL) q: FapiFields<typeof SYMBOL>) {
+    const market = fapiMarket(this.markets, q.get('symbol'));
     return fapiOpenInterest(market, await this.reader.openInterest(market.symbol), Date.now());
   }
 }

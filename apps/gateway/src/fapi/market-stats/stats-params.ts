@@ -1,13 +1,12 @@
-import { FapiError, type RawParams, required, scalar } from '@perp/contracts';
+import { type FapiFields, fapiParam as P } from '@perp/contracts';
 import {
   type Market,
   type MarketRegistry,
   type PeriodWindow,
-  parseStatsPeriod,
+  STATS_PERIODS,
   type StatsPeriod,
 } from '@perp/domain';
 import { fapiMarket } from '../../markets/market-lookup';
-import { limitParam, timeParam } from '../account/history-params';
 
 /** The parameters of a `/futures/data` series. */
 export interface StatsQuery {
@@ -22,18 +21,19 @@ export const STATS_LIMIT = { default: 30, max: 500 } as const;
  * symbol (required: missing -1102, unknown -1121), period (default 5m, anything but the nine
  * periods -1120), limit (default 30, max 500: above is clamped), startTime and endTime (ms).
  */
-export function statsQuery(markets: MarketRegistry, params: RawParams): StatsQuery {
-  const market = fapiMarket(markets, required(params, 'symbol'));
-  const raw = scalar(params, 'period');
-  const period = raw === undefined || raw === '' ? '5m' : parseStatsPeriod(raw);
-  if (!period) throw new FapiError('INVALID_INTERVAL', 'Invalid period.');
+export const STATS_PARAMS = {
+  symbol: P.symbol(),
+  period: P.oneOf(STATS_PERIODS, 'INVALID_INTERVAL', 'Bucket length', 'Invalid period.').default('5m'),
+  startTime: P.time('From this time').optional(),
+  endTime: P.time('Up to this time').optional(),
+  limit: P.limit(STATS_LIMIT.default, STATS_LIMIT.max),
+};
+
+export function statsQuery(markets: MarketRegistry, q: FapiFields<typeof STATS_PARAMS>): StatsQuery {
+  const market = fapiMarket(markets, q.get('symbol'));
   return {
     market,
-    period,
-    window: {
-      startTime: timeParam(params, 'startTime'),
-      endTime: timeParam(params, 'endTime'),
-      limit: limitParam(params, STATS_LIMIT.default, STATS_LIMIT.max),
-    },
+    period: q.get('period'),
+    window: { startTime: q.get('startTime'), endTime: q.get('endTime'), limit: q.get('limit') },
   };
 }

@@ -1,10 +1,13 @@
 import { Controller, Get, Header } from '@nestjs/common';
-import type { RawParams } from '@perp/contracts';
+import type { FapiFields } from '@perp/contracts';
 import { MarketRegistry } from '@perp/domain';
-import { FapiParams } from '../../access';
+import { fapiMarket } from '../../markets/market-lookup';
+import { ApiDoc } from '../../openapi/api-doc';
+import { Depth } from '../../openapi/fapi-responses';
+import { FapiInput } from '../../openapi/route-inputs';
 import { DepthCache } from './depth-cache';
 import { depthJson } from './depth-view';
-import { depthLimit, marketParam } from './market-params';
+import { DEPTH_PARAMS } from './market-params';
 
 /** GET /fapi/v1/depth: the projected L2 book (weight by limit, see PUBLIC_WEIGHTS). */
 @Controller('fapi/v1')
@@ -17,9 +20,16 @@ export class FapiDepthController {
   /** `{lastUpdateId, E, T, bids, asks}`, its levels serialized once per book and limit. */
   @Get('depth')
   @Header('content-type', 'application/json; charset=utf-8')
-  async depthOf(@FapiParams() params: RawParams) {
-    const m = marketParam(this.markets, params, 'symbol');
-    const limit = depthLimit(params);
+  @ApiDoc({
+    tag: 'market',
+    summary: 'Order book',
+    description: '`lastUpdateId` is the engine’s book sequence (0 before any change).',
+    response: Depth,
+    errors: ['MANDATORY_PARAM_EMPTY_OR_MALFORMED', 'ILLEGAL_CHARS', 'INVALID_SYMBOL'],
+  })
+  async depthOf(@FapiInput(DEPTH_PARAMS) q: FapiFields<typeof DEPTH_PARAMS>) {
+    const m = fapiMarket(this.markets, q.get('symbol'));
+    const limit = q.get('limit');
     return depthJson(await this.depth.book(m), limit, Date.now());
   }
 }

@@ -1,10 +1,33 @@
 import { Controller, Get } from '@nestjs/common';
-import type { RawParams } from '@perp/contracts';
+import type { FapiErrorName, FapiFields } from '@perp/contracts';
 import { type Market, MarketRegistry } from '@perp/domain';
 import type { CandleSeriesName } from '@perp/persistence';
-import { FapiParams } from '../../access';
+import { z } from 'zod';
+import { fapiMarket } from '../../markets/market-lookup';
+import { ApiDoc, type ApiDocSpec } from '../../openapi/api-doc';
+import { KlineRow } from '../../openapi/fapi-responses';
+import { FapiInput } from '../../openapi/route-inputs';
 import { KlineReader } from './kline-reader';
-import { intervalParam, limitParam, marketParam, perpetualOnly, timeParam } from './market-params';
+import { CONTINUOUS_KLINES_PARAMS, KLINES_PARAMS, PAIR_KLINES_PARAMS } from './market-params';
+
+const ERRORS: FapiErrorName[] = [
+  'MANDATORY_PARAM_EMPTY_OR_MALFORMED',
+  'ILLEGAL_CHARS',
+  'INVALID_SYMBOL',
+  'INVALID_INTERVAL',
+];
+const doc = (summary: string, extra: Partial<ApiDocSpec> = {}): ApiDocSpec => ({
+  tag: 'market',
+  summary,
+  description:
+    'Oldest first; every interval is a true bucket. From startTime the first `limit`, else the latest.',
+  response: z.array(KlineRow),
+  errors: ERRORS,
+  ...extra,
+});
+
+type Klines = FapiFields<typeof KLINES_PARAMS>;
+type PairKlines = FapiFields<typeof PAIR_KLINES_PARAMS>;
 
 /**
  * Klines of the last price and of the mark, index and premium-index prices, every interval a true
@@ -18,44 +41,48 @@ export class FapiKlinesController {
   ) {}
 
   @Get('klines')
-  lastPrice(@FapiParams() params: RawParams) {
-    const m = marketParam(this.markets, params, 'symbol');
-    return this.read(m, 'last', params);
+  @ApiDoc(doc('Candles of the last price (with taker-buy volumes)'))
+  lastPrice(@FapiInput(KLINES_PARAMS) q: Klines) {
+    const m = fapiMarket(this.markets, q.get('symbol'));
+    return this.read(m, 'last', q);
   }
 
   /** By pair; every market is a perpetual, so `contractType` must be PERPETUAL (-1130 otherwise). */
   @Get('continuousKlines')
-  continuous(@FapiParams() params: RawParams) {
-    const m = marketParam(this.markets, params, 'pair');
-    perpetualOnly(params);
-    return this.read(m, 'last', params);
+  @ApiDoc(
+    doc('Candles of a pair’s perpetual contract', { errors: [...ERRORS, 'INVALID_DATA_FOR_PARAMETER'] }),
+  )
+  continuous(@FapiInput(CONTINUOUS_KLINES_PARAMS) q: FapiFields<typeof CONTINUOUS_KLINES_PARAMS>) {
+    const m = fapiMarket(this.markets, q.get('pair'));
+    q.get('contractType');
+    return this.read(m, 'last', q);
   }
 
   @Get('indexPriceKlines')
-  indexPrice(@FapiParams() params: RawParams) {
-    const m = marketParam(this.markets, params, 'pair');
-    return this.read(m, 'index', params);
+  @ApiDoc(doc('Candles of the index price (volumes "0")'))
+  indexPrice(@FapiInput(PAIR_KLINES_PARAMS) q: PairKlines) {
+    const m = fapiMarket(this.markets, q.get('pair'));
+    return this.read(m, 'index', q);
   }
 
   @Get('markPriceKlines')
-  markPrice(@FapiParams() params: RawParams) {
-    const m = marketParam(this.markets, params, 'symbol');
-    return this.read(m, 'mark', params);
+  @ApiDoc(doc('Candles of the mark price (volumes "0")'))
+  markPrice(@FapiInput(KLINES_PARAMS) q: Klines) {
+    const m = fapiMarket(this.markets, q.get('symbol'));
+    return this.read(m, 'mark', q);
   }
 
   @Get('premiumIndexKlines')
-  premiumIndex(@FapiParams() params: RawParams) {
-    const m = marketParam(this.markets, params, 'symbol');
-    return this.read(m, 'premium', params);
+  @ApiDoc(doc('Candles of the premium index (volumes "0")'))
+  premiumIndex(@FapiInput(KLINES_PARAMS) q: Klines) {
+    const m = fapiMarket(this.markets, q.get('symbol'));
+    return this.read(m, 'premium', q);
   }
 
-  private read(m: Market, series: CandleSeriesName, params: RawParams) {
-    const interval = intervalParam(params);
-    const query = {
-      startTime: timeParam(params, 'startTime'),
-      endTime: timeParam(params, 'endTime'),
-      limit: limitParam(params, 500, 1500),
-    };
+  private read(m: Market, series: CandleSeriesName, q: Klines | PairKlines) {
+    const f = q as Klines;
+    const interval = f.get('interval');
+    const query = { startTime: f.get('startTime'), endTime: f.get('endTime'), limit: f.get('limit') };
     return this.klines.rows(m, series, interval, query, Date.now());
   }
 }

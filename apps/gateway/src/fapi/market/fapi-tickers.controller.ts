@@ -1,10 +1,22 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { HOT_STORE, type HotStore } from '@perp/cache';
-import { HOT_KEYS, type RawParams, readBookTop, readTicker } from '@perp/contracts';
+import { type FapiFields, HOT_KEYS, readBookTop, readTicker } from '@perp/contracts';
 import { type Market, MarketRegistry } from '@perp/domain';
-import { FapiParams } from '../../access';
+import { fapiMarket } from '../../markets/market-lookup';
 import { bookTicker, fapiTicker, feedPrice, stats24h, tickerPrice } from '../../markets/ticker-view';
-import { optionalMarket } from './market-params';
+import { ApiDoc, type ApiDocSpec } from '../../openapi/api-doc';
+import { BookTicker, oneOrAll, PriceTicker, Ticker24h } from '../../openapi/fapi-responses';
+import { FapiInput } from '../../openapi/route-inputs';
+import { OPTIONAL_SYMBOL } from './market-params';
+
+type Q = FapiFields<typeof OPTIONAL_SYMBOL>;
+const doc = (summary: string, response: ApiDocSpec['response']): ApiDocSpec => ({
+  tag: 'market',
+  summary,
+  description: 'With `symbol` one object, without it an array of every market.',
+  response,
+  errors: ['INVALID_SYMBOL'],
+});
 
 /**
  * Tickers from the market-data projections in the hot store (the same on every replica). With a
@@ -18,22 +30,23 @@ export class FapiTickersController {
   ) {}
 
   @Get('fapi/v1/ticker/24hr')
-  ticker24hr(@FapiParams() params: RawParams) {
-    return this.each(params, async (m, now) =>
-      fapiTicker(m, stats24h(await readTicker(this.hot, m.symbol), now)),
-    );
+  @ApiDoc(doc('24 h rolling ticker', oneOrAll(Ticker24h)))
+  ticker24hr(@FapiInput(OPTIONAL_SYMBOL) q: Q) {
+    return this.each(q, async (m, now) => fapiTicker(m, stats24h(await readTicker(this.hot, m.symbol), now)));
   }
 
   @Get(['fapi/v1/ticker/price', 'fapi/v2/ticker/price'])
-  price(@FapiParams() params: RawParams) {
-    return this.each(params, async (m, now) =>
+  @ApiDoc(doc('Last price', oneOrAll(PriceTicker)))
+  price(@FapiInput(OPTIONAL_SYMBOL) q: Q) {
+    return this.each(q, async (m, now) =>
       tickerPrice(m, stats24h(await readTicker(this.hot, m.symbol), now)),
     );
   }
 
   @Get('fapi/v1/ticker/bookTicker')
-  bookTicker(@FapiParams() params: RawParams) {
-    return this.each(params, async (m, now) => {
+  @ApiDoc(doc('Best bid and ask', oneOrAll(BookTicker)))
+  bookTicker(@FapiInput(OPTIONAL_SYMBOL) q: Q) {
+    return this.each(q, async (m, now) => {
       const [top, feed] = await Promise.all([
         readBookTop(this.hot, m.symbol),
         this.hot.hgetall(HOT_KEYS.price(m.symbol)),
@@ -42,8 +55,9 @@ export class FapiTickersController {
     });
   }
 
-  private async each<T>(params: RawParams, view: (m: Market, now: number) => Promise<T>): Promise<T | T[]> {
-    const one = optionalMarket(this.markets, params);
+  private async each<T>(q: Q, view: (m: Market, now: number) => Promise<T>): Promise<T | T[]> {
+    const symbol = q.get('symbol');
+    const one = symbol === undefined ? undefined : fapiMarket(this.markets, symbol);
     const now = Date.now();
     if (one) return view(one, now);
     return Promise.all(this.markets.list().map((m) => view(m, now)));

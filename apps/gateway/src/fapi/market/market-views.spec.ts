@@ -1,10 +1,16 @@
-import { FapiError } from '@perp/contracts';
+import { FapiError, FapiFields, type RawParams } from '@perp/contracts';
 import { applySample, applyTrade, Money } from '@perp/domain';
 import type { MarketAggTradeEntity, MarketTradeEntity } from '@perp/persistence';
 import { BTC } from '../../markets/market.fixture';
 import { depthJson, depthView, sortDepth } from './depth-view';
 import { candleOf, priceKlineRow, tradeKlineRow } from './kline-views';
-import { aggTradesWindow, depthLimit, idParam, intervalParam, perpetualOnly } from './market-params';
+import {
+  AGG_TRADES_PARAMS,
+  checkAggTradesWindow,
+  CONTINUOUS_KLINES_PARAMS,
+  DEPTH_PARAMS,
+  KLINES_PARAMS,
+} from './market-params';
 import { aggTradeView, publicTradeView } from './trade-views';
 
 const T0 = Date.UTC(2026, 2, 16);
@@ -176,6 +182,18 @@ describe('kline views', () => {
   });
 });
 
+// The route schemas, read one parameter at a time as the controllers do.
+const depthLimit = (p: RawParams) => new FapiFields(DEPTH_PARAMS, p).get('limit');
+const intervalParam = (p: RawParams) => new FapiFields(KLINES_PARAMS, p).get('interval');
+const idParam = (p: RawParams) => new FapiFields(AGG_TRADES_PARAMS, p).get('fromId');
+const perpetualOnly = (p: RawParams) => new FapiFields(CONTINUOUS_KLINES_PARAMS, p).get('contractType');
+function aggTradesWindow(p: RawParams) {
+  const f = new FapiFields(AGG_TRADES_PARAMS, p);
+  const [startTime, endTime] = [f.get('startTime'), f.get('endTime')];
+  checkAggTradesWindow(startTime, endTime);
+  return { startTime, endTime };
+}
+
 describe('market-data parameters', () => {
   it('depth limit: the seven values of Binance, default 500, anything else -1100 with the range', () => {
     expect([5, 10, 20, 50, 100, 500, 1000].map((l) => depthLimit({ limit: String(l) }))).toEqual([
@@ -211,10 +229,10 @@ describe('market-data parameters', () => {
   });
 
   it('fromId: a non-negative integer; contractType: PERPETUAL only', () => {
-    expect(idParam({ fromId: '12' }, 'fromId')).toBe(12);
-    expect(idParam({}, 'fromId')).toBeUndefined();
-    expect(fapiError(() => idParam({ fromId: 'x' }, 'fromId'))?.[0]).toBe(-1100);
-    expect(fapiError(() => idParam({ fromId: '-1' }, 'fromId'))?.[0]).toBe(-1102);
+    expect(idParam({ fromId: '12' })).toBe(12);
+    expect(idParam({})).toBeUndefined();
+    expect(fapiError(() => idParam({ fromId: 'x' }))?.[0]).toBe(-1100);
+    expect(fapiError(() => idParam({ fromId: '-1' }))?.[0]).toBe(-1102);
     expect(fapiError(() => perpetualOnly({ contractType: 'PERPETUAL' }))).toBeUndefined();
     expect(fapiError(() => perpetualOnly({ contractType: 'CURRENT_QUARTER' }))?.[0]).toBe(-1130);
     expect(fapiError(() => perpetualOnly({}))?.[0]).toBe(-1102);

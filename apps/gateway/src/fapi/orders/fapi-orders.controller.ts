@@ -2,14 +2,22 @@ import { randomUUID } from 'node:crypto';
 import { Controller, Delete, HttpCode, Post, Put } from '@nestjs/common';
 import {
   FapiError,
+  type FapiErrorName,
+  FapiFields,
+  fapiIssue,
+  fapiParam as P,
+  mandatoryMessage,
+  NEW_ORDER_PARAMS,
   type OrderRecord,
   parseNewOrder,
-  type RawParams,
-  required,
-  scalar,
 } from '@perp/contracts';
 import { checkOrderShape, checkTriggerOrder, isTriggerOrderType, MarketRegistry, Money } from '@perp/domain';
-import { Caller, type FapiCaller, FapiParams, Signed } from '../../access';
+import { z } from 'zod';
+import { Caller, type FapiCaller, Signed } from '../../access';
+import { ApiDoc } from '../../openapi/api-doc';
+import { Empty, FapiBatchResult, FapiOrder, Success } from '../../openapi/fapi-responses';
+import { FapiInput } from '../../openapi/route-inputs';
+import { ORDER_REF_PARAMS } from '../account/history-params';
 import { fapiMarket } from '../../markets/market-lookup';
 import { AccountReader } from '../account/account-reader';
 import { fapiRefusal } from '../../outcomes/fapi-outcomes';
@@ -28,6 +36,55 @@ import {
 } from './order-params';
 
 type Wire = Omit<OrderRecord, 'user'>;
+
+const NEW_ORDER_ERRORS: FapiErrorName[] = [
+  'MANDATORY_PARAM_EMPTY_OR_MALFORMED',
+  'ILLEGAL_CHARS',
+  'PARAMETER_NOT_REQUIRED',
+  'INVALID_DATA_FOR_PARAMETER',
+  'INVALID_SYMBOL',
+  'INVALID_QUANTITY',
+  'NEW_ORDER_REJECTED',
+  'MARGIN_INSUFFICIENT',
+  'ORDER_WOULD_TRIGGER_IMMEDIATELY',
+  'REDUCEONLY_REJECT',
+  'API_KEY_FORMAT',
+  'TIMEOUT',
+  'DISCONNECTED',
+];
+const SYMBOL = { symbol: P.symbol() };
+const CANCEL_PARAMS = { ...SYMBOL, ...ORDER_REF_PARAMS };
+const AMEND_PARAMS = {
+  ...CANCEL_PARAMS,
+  side: P.oneOf(['BUY', 'SELL'], 'INVALID_DATA_FOR_PARAMETER', 'Must be the order’s side'),
+  quantity: positiveDecimal('New total quantity'),
+  price: positiveDecimal('New price'),
+};
+const BATCH_PARAMS = {
+  batchOrders: jsonArrayParam(
+    `JSON array of 1 to ${MAX_BATCH_ORDERS} objects with New Order's parameters (values as strings)`,
+    MAX_BATCH_ORDERS,
+  ),
+};
+const CANCEL_BATCH_PARAMS = {
+  ...SYMBOL,
+  orderIdList: jsonArrayParam(
+    `JSON array of up to ${MAX_BATCH_CANCELS} order ids`,
+    MAX_BATCH_CANCELS,
+  ).optional(),
+  origClientOrderIdList: jsonArrayParam(
+    `JSON array of up to ${MAX_BATCH_CANCELS} client order ids (when orderIdList is not sent)`,
+    MAX_BATCH_CANCELS,
+  ).optional(),
+};
+const LEVERAGE_PARAMS = {
+  ...SYMBOL,
+  leverage: z
+    .string()
+    .regex(/^\d{1,4}$/, fapiIssue('INVALID_LEVERAGE', 'Leverage is not valid.'))
+    .transform(Number)
+    .meta({ description: '1 to the market maximum' }),
+};
 type BatchError = { code: number; msg: string };
 
 /**
@@ -45,19 +102,35 @@ export class FapiOrdersController {
   @Post('order')
   @Signed({ type: 'TRADE', weight: 1, orders: 1 })
   @HttpCode(200)
-  async newOrder(@Caller() caller: FapiCaller, @FapiParams() params: RawParams): Promise<Wire> {
-    return this.place(caller, params);
+  @ApiDoc({
+    tag: 'orders',
+    summary: 'New order',
+    description: 'Answers after the engine handled the order and its own fills were settled.',
+    response: FapiOrder,
+    errors: NEW_ORDER_ERRORS,
+  })
+  async newOrder(
+    @Caller() caller: FapiCaller,
+    @FapiInput(NEW_ORDER_PARAMS) q: FapiFields<typeof NEW_ORDER_PARAMS>,
+  ): Promise<Wire> {
+    return this.place(caller, q.raw);
   }
 
   /** Validates like New Order and sends nothing (Binance answers `{}`). */
   @Post('order/test')
   @Signed({ type: 'TRADE', weight: 1 })
   @HttpCode(200)
+  @ApiDoc({
+    tag: 'orders',
+    summary: 'Test a new order (validated, not sent)',
+    response: Empty,
+    errors: NEW_ORDER_ERRORS.filter((e) => e !== 'TIMEOUT'),
+  })
   async testOrder(
     @Caller() caller: FapiCaller,
-    @FapiParams() params: RawParams,
+    @FapiInput(NEW_ORDER_PARAMS) q: FapiFields<typeof NEW_ORDER_PARAMS>,
   ): Promise<Record<string, never>> {
-    const req = parseNewOrder(params);
+    const req = parseNewOrder(q.raw);
     const market = fapiMarket(this.markets, req.symbol);
     newOrderCommand(req, market, caller.address, randomUUID());
     // The rules that need no margin: reference price, lot, notional, client id, trigger already met.
@@ -73,9 +146,24 @@ export class FapiOrdersController {
 
   @Delete('order')
   @Signed({ type: 'TRADE', weight: 1 })
-  async cancel(@Caller() caller: FapiCaller, @FapiParams() params: RawParams): Promise<Wire> {
-    const market = fapiMarket(this.markets, required(params, 'symbol'));
-    const ref = orderRef(params);
+  @ApiDoc({
+    tag: 'orders',
+    summary: 'Cancel an order',
+    response: FapiOrder,
+    errors: [
+      'MANDATORY_PARAM_EMPTY_OR_MALFORMED',
+      'ILLEGAL_CHARS',
+      'INVALID_SYMBOL',
+      'UNKNOWN_ORDER',
+      'TIMEOUT',
+    ],
+  })
+  async cancel(
+    @Caller() caller: FapiCaller,
+    @FapiInput(CANCEL_PARAMS) q: FapiFields<typeof CANCEL_PARAMS>,
+  ): Promise<Wire> {
+    const market = fapiMarket(this.markets, q.get('symbol'));
+    const ref = orderRef(q);
     return this.order(
       fapiResult(
         await this.risk.send({ type: 'order.cancel', user: caller.address, symbol: market.symbol, ...ref }),
@@ -86,13 +174,30 @@ export class FapiOrdersController {
   /** Modify (Binance's PUT): new price and total quantity of a resting LIMIT order. */
   @Put('order')
   @Signed({ type: 'TRADE', weight: 1, orders: 1 })
-  async amend(@Caller() caller: FapiCaller, @FapiParams() params: RawParams): Promise<Wire> {
-    const market = fapiMarket(this.markets, required(params, 'symbol'));
-    const ref = orderRef(params);
-    const side = required(params, 'side');
-    if (side !== 'BUY' && side !== 'SELL') throw new FapiError('INVALID_DATA_FOR_PARAMETER', 'Invalid side.');
-    const quantity = positiveDecimal(params, 'quantity');
-    const price = positiveDecimal(params, 'price');
+  @ApiDoc({
+    tag: 'orders',
+    summary: 'Modify a resting LIMIT order (price and total quantity)',
+    response: FapiOrder,
+    errors: [
+      'MANDATORY_PARAM_EMPTY_OR_MALFORMED',
+      'ILLEGAL_CHARS',
+      'INVALID_DATA_FOR_PARAMETER',
+      'INVALID_SYMBOL',
+      'INVALID_QUANTITY',
+      'UNKNOWN_ORDER',
+      'MARGIN_INSUFFICIENT',
+      'TIMEOUT',
+    ],
+  })
+  async amend(
+    @Caller() caller: FapiCaller,
+    @FapiInput(AMEND_PARAMS) q: FapiFields<typeof AMEND_PARAMS>,
+  ): Promise<Wire> {
+    const market = fapiMarket(this.markets, q.get('symbol'));
+    const ref = orderRef(q);
+    const side = q.get('side');
+    const quantity = q.get('quantity');
+    const price = q.get('price');
     checkTick(market, 'price', price);
     return this.order(
       fapiResult(
@@ -112,8 +217,18 @@ export class FapiOrdersController {
   @Post('batchOrders')
   @Signed({ type: 'TRADE', weight: 5, orders: batchOrderCount })
   @HttpCode(200)
-  async batch(@Caller() caller: FapiCaller, @FapiParams() params: RawParams): Promise<(Wire | BatchError)[]> {
-    const entries = jsonArrayParam(params, 'batchOrders', MAX_BATCH_ORDERS);
+  @ApiDoc({
+    tag: 'orders',
+    summary: `Place up to ${MAX_BATCH_ORDERS} orders`,
+    description: 'In order, one at a time: a failed entry answers its `{code, msg}` and the rest go on.',
+    response: FapiBatchResult,
+    errors: ['MANDATORY_PARAM_EMPTY_OR_MALFORMED'],
+  })
+  async batch(
+    @Caller() caller: FapiCaller,
+    @FapiInput(BATCH_PARAMS) q: FapiFields<typeof BATCH_PARAMS>,
+  ): Promise<(Wire | BatchError)[]> {
+    const entries = q.get('batchOrders');
     const out: (Wire | BatchError)[] = [];
     // In order, one at a time: one failure does not abort the rest.
     for (const entry of entries)
@@ -123,19 +238,23 @@ export class FapiOrdersController {
 
   @Delete('batchOrders')
   @Signed({ type: 'TRADE', weight: 1 })
+  @ApiDoc({
+    tag: 'orders',
+    summary: `Cancel up to ${MAX_BATCH_CANCELS} orders`,
+    response: FapiBatchResult,
+    errors: ['MANDATORY_PARAM_EMPTY_OR_MALFORMED', 'INVALID_SYMBOL'],
+  })
   async cancelBatch(
     @Caller() caller: FapiCaller,
-    @FapiParams() params: RawParams,
+    @FapiInput(CANCEL_BATCH_PARAMS) q: FapiFields<typeof CANCEL_BATCH_PARAMS>,
   ): Promise<(Wire | BatchError)[]> {
-    const market = fapiMarket(this.markets, required(params, 'symbol'));
-    const byId = scalar(params, 'orderIdList');
-    const refs = (
-      byId !== undefined && byId !== ''
-        ? jsonArrayParam(params, 'orderIdList', MAX_BATCH_CANCELS).map((id) => ({ orderId: String(id) }))
-        : jsonArrayParam(params, 'origClientOrderIdList', MAX_BATCH_CANCELS).map((id) => ({
-            origClientOrderId: String(id),
-          }))
-    ) as RawParams[];
+    const market = fapiMarket(this.markets, q.get('symbol'));
+    const byId = q.get('orderIdList');
+    const refs = byId
+      ? byId.map((id) => ({ orderId: String(id) }))
+      : (q.get('origClientOrderIdList') ?? missing('origClientOrderIdList')).map((id) => ({
+          origClientOrderId: String(id),
+        }));
     const out: (Wire | BatchError)[] = [];
     for (const r of refs)
       out.push(
@@ -146,7 +265,7 @@ export class FapiOrdersController {
                 type: 'order.cancel',
                 user: caller.address,
                 symbol: market.symbol,
-                ...orderRef(r),
+                ...orderRef(new FapiFields(ORDER_REF_PARAMS, r)),
               }),
             ),
           ),
@@ -157,8 +276,14 @@ export class FapiOrdersController {
 
   @Delete('allOpenOrders')
   @Signed({ type: 'TRADE', weight: 1 })
-  async cancelAll(@Caller() caller: FapiCaller, @FapiParams() params: RawParams) {
-    const market = fapiMarket(this.markets, required(params, 'symbol'));
+  @ApiDoc({
+    tag: 'orders',
+    summary: 'Cancel every open order of a symbol',
+    response: Success,
+    errors: ['MANDATORY_PARAM_EMPTY_OR_MALFORMED', 'INVALID_SYMBOL', 'TIMEOUT'],
+  })
+  async cancelAll(@Caller() caller: FapiCaller, @FapiInput(SYMBOL) q: FapiFields<typeof SYMBOL>) {
+    const market = fapiMarket(this.markets, q.get('symbol'));
     fapiResult(
       await this.risk.send({ type: 'order.cancelAll', user: caller.address, symbol: market.symbol }),
     );
@@ -168,21 +293,29 @@ export class FapiOrdersController {
   @Post('leverage')
   @Signed({ type: 'TRADE', weight: 1 })
   @HttpCode(200)
-  async leverage(@Caller() caller: FapiCaller, @FapiParams() params: RawParams) {
-    const market = fapiMarket(this.markets, required(params, 'symbol'));
-    const raw = required(params, 'leverage');
-    if (!/^\d{1,4}$/.test(raw)) throw new FapiError('INVALID_LEVERAGE', 'Leverage is not valid.');
+  @ApiDoc({
+    tag: 'settings',
+    summary: 'Set the leverage of a symbol',
+    response: z.object({ symbol: z.string(), leverage: z.number().int(), maxNotionalValue: z.string() }),
+    errors: ['MANDATORY_PARAM_EMPTY_OR_MALFORMED', 'INVALID_SYMBOL', 'INVALID_LEVERAGE', 'TIMEOUT'],
+  })
+  async leverage(
+    @Caller() caller: FapiCaller,
+    @FapiInput(LEVERAGE_PARAMS) q: FapiFields<typeof LEVERAGE_PARAMS>,
+  ) {
+    const market = fapiMarket(this.markets, q.get('symbol'));
+    const leverage = q.get('leverage');
     return fapiResult(
       await this.risk.send({
         type: 'leverage.set',
         user: caller.address,
         symbol: market.symbol,
-        leverage: Number(raw),
+        leverage,
       }),
     );
   }
 
-  private async place(caller: FapiCaller, params: RawParams): Promise<Wire> {
+  private async place(caller: FapiCaller, params: FapiFields<typeof NEW_ORDER_PARAMS>['raw']): Promise<Wire> {
     const req = parseNewOrder(params);
     const market = fapiMarket(this.markets, req.symbol);
     const cmd = newOrderCommand(req, market, caller.address, randomUUID());
@@ -201,4 +334,9 @@ export class FapiOrdersController {
       throw e;
     }
   }
+}
+
+/** Neither list sent: -1102 naming the fallback list, as before. */
+function missing(name: string): never {
+  throw new FapiError('MANDATORY_PARAM_EMPTY_OR_MALFORMED', mandatoryMessage(name));
 }

@@ -1,16 +1,8 @@
-import {
-  CLIENT_ORDER_ID,
-  FapiError,
-  type NewOrderRequest,
-  type RawParams,
-  decimalParam,
-  required,
-  scalar,
-} from '@perp/contracts';
+import { FapiError, fapiIssue, fapiParam as P, type NewOrderRequest, type RawParams } from '@perp/contracts';
+import { z } from 'zod';
 import { type Market, type Money } from '@perp/domain';
 import type { RiskCommandBody } from '../../risk/risk-client';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const MAX_BATCH_ORDERS = 5;
 export const MAX_BATCH_CANCELS = 10;
 
@@ -52,44 +44,21 @@ export function newOrderCommand(
   };
 }
 
-/**
- * orderId (a UUID, else -1100) or origClientOrderId (the client id alphabet, else -1100: no order
- * can have it); neither is -1102. orderId wins when both are sent.
- */
-export function orderRef(params: RawParams): { orderId: string } | { clientOrderId: string } {
-  const orderId = scalar(params, 'orderId');
-  const clientOrderId = scalar(params, 'origClientOrderId');
-  if (orderId !== undefined && orderId !== '') {
-    if (!UUID.test(orderId))
-      throw new FapiError('ILLEGAL_CHARS', "Illegal characters found in parameter 'orderId'.");
-    return { orderId: orderId.toLowerCase() };
-  }
-  if (clientOrderId !== undefined && clientOrderId !== '') {
-    if (!CLIENT_ORDER_ID.test(clientOrderId))
-      throw new FapiError('ILLEGAL_CHARS', "Illegal characters found in parameter 'origClientOrderId'.");
-    return { clientOrderId };
-  }
+/** Anything that reads the order reference parameters by their schemas. */
+interface OrderRefFields {
+  get(name: 'orderId' | 'origClientOrderId'): string | undefined;
+}
+
+/** orderId wins when both are sent; neither is -1102. */
+export function orderRef(f: OrderRefFields): { orderId: string } | { clientOrderId: string } {
+  const orderId = f.get('orderId');
+  if (orderId !== undefined) return { orderId };
+  const clientOrderId = f.get('origClientOrderId');
+  if (clientOrderId !== undefined) return { clientOrderId };
   throw new FapiError(
     'MANDATORY_PARAM_EMPTY_OR_MALFORMED',
     "Param 'orderId' or 'origClientOrderId' must be sent, but both were empty/null.",
   );
-}
-
-/** A JSON array parameter (batchOrders, orderIdList, ...): -1102 when missing, not JSON or not an array. */
-export function jsonArrayParam(params: RawParams, name: string, max: number): unknown[] {
-  const raw = required(params, name);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    throw new FapiError('MANDATORY_PARAM_EMPTY_OR_MALFORMED', `Parameter '${name}' is not valid JSON.`);
-  }
-  if (!Array.isArray(parsed) || parsed.length === 0 || parsed.length > max)
-    throw new FapiError(
-      'MANDATORY_PARAM_EMPTY_OR_MALFORMED',
-      `Parameter '${name}' must be a JSON array of 1 to ${max} entries.`,
-    );
-  return parsed;
 }
 
 /** One batch entry as request parameters: an object whose values are scalars (numbers and booleans as text). */
@@ -105,9 +74,34 @@ export function batchEntryParams(entry: unknown): RawParams {
 }
 
 /** A required decimal above zero: missing -1102, unparseable -1100, zero or negative -1013. */
-export function positiveDecimal(params: RawParams, name: string): Money {
-  const v = decimalParam(params, name);
-  if (v === undefined) required(params, name);
-  if (!v?.gt(0)) throw new FapiError('INVALID_QUANTITY', `Parameter '${name}' must be above zero.`);
-  return v;
-}
+export const positiveDecimal = (description: string) =>
+  P.decimal(description).refine(
+    (v) => v.gt(0),
+    fapiIssue('INVALID_QUANTITY', "Parameter '{name}' must be above zero."),
+  );
+
+/** A JSON array of 1 to `max` entries, as text: -1102 when missing, not JSON or not such an array. */
+export const jsonArrayParam = (description: string, max: number) =>
+  z
+    .string()
+    .transform((raw, ctx) => {
+      try {
+        return JSON.parse(raw) as unknown;
+      } catch {
+        ctx.issues.push({
+          code: 'custom',
+          input: raw,
+          message: fapiIssue('MANDATORY_PARAM_EMPTY_OR_MALFORMED', "Parameter '{name}' is not valid JSON."),
+        });
+        return z.NEVER;
+      }
+    })
+    .refine(
+      (v) => Array.isArray(v) && v.length > 0 && v.length <= max,
+      fapiIssue(
+        'MANDATORY_PARAM_EMPTY_OR_MALFORMED',
+        `Parameter '{name}' must be a JSON array of 1 to ${max} entries.`,
+      ),
+    )
+    .transform((v) => v as unknown[])
+    .meta({ description, contentMediaType: 'application/json' });

@@ -1,9 +1,13 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, UseGuards } from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject, Param, Post, UseGuards } from '@nestjs/common';
 import { type AuthUser, CurrentUser, JwtAuthGuard } from '@perp/auth';
 import { NativeError } from '@perp/contracts';
 import { type Chain, type MarginMode, Money, parseDecimal, parseMarginMode } from '@perp/domain';
 import { CHAIN } from '@perp/runtime';
-import { objectBody } from '../../access/object-body';
+import { z } from 'zod';
+import { ApiDoc } from '../../openapi/api-doc';
+import { NativeFields, nativeIssue } from '../../openapi/native-fields';
+import { CollateralAnswer, MarginModeAnswer, NativeAccount } from '../../openapi/native-responses';
+import { NativeBody } from '../../openapi/route-inputs';
 import { AccountReader, marksOf } from '../../fapi/account/account-reader';
 import { amount } from '../../fapi/account/format';
 import { symbolRisks } from '../../fapi/account/position-risk-view';
@@ -31,21 +35,60 @@ export interface CollateralAnswer {
   isolated_margin: string;
 }
 
+const NOT_AN_AMOUNT = nativeIssue('INVALID_AMOUNT', 'amount must be a positive decimal string');
+const BAD_MODE = nativeIssue('INVALID_MARGIN_MODE', 'margin_mode must be "isolated" or "unified"');
+
 /** A positive decimal amount (string, or a JSON number read as its decimal form), else INVALID_AMOUNT. */
-export function positiveAmount(raw: unknown): Money {
-  const v = typeof raw === 'string' || typeof raw === 'number' ? parseDecimal(raw) : undefined;
-  if (!v?.gt(0)) throw new NativeError('INVALID_AMOUNT', 'amount must be a positive decimal string');
-  return v;
-}
+export const COLLATERAL_BODY = {
+  amount: z
+    .union([z.string(), z.number()], { error: NOT_AN_AMOUNT })
+    .transform((v, ctx) => {
+      const d = parseDecimal(v);
+      if (d?.gt(0)) return d;
+      ctx.issues.push({ code: 'custom', input: v, message: NOT_AN_AMOUNT });
+      return z.NEVER;
+    })
+    .meta({ description: 'USDT, positive', examples: ['25'] }),
+};
+
+const mode = (description: string) =>
+  z
+    .string({ error: BAD_MODE })
+    .transform((v, ctx) => {
+      const m = parseMarginMode(v);
+      if (m && NATIVE_MODES.includes(m)) return m;
+      ctx.issues.push({ code: 'custom', input: v, message: BAD_MODE });
+      return z.NEVER;
+    })
+    .optional()
+    .meta({ description, enum: ['isolated', 'unified'] });
 
 /** `margin_mode` (or `mode`): isolated or unified, any case; anything else is INVALID_MARGIN_MODE. */
-export function nativeMarginModeOf(raw: unknown): MarginMode {
-  const body = objectBody(raw);
-  const given = body.margin_mode ?? body.mode;
-  const mode = parseMarginMode(given);
-  if (!mode || !NATIVE_MODES.includes(mode))
-    throw new NativeError('INVALID_MARGIN_MODE', 'margin_mode must be "isolated" or "unified"');
-  return mode;
+export const MARGIN_MODE_BODY = {
+  margin_mode: mode('The mode to switch to (any case)'),
+  mode: mode('Alias of margin_mode'),
+};
+
+export function nativeMarginModeOf(body: NativeFields<typeof MARGIN_MODE_BODY>): MarginMode {
+  const chosen = body.has('margin_mode') ? body.get('margin_mode') : body.get('mode');
+  if (!chosen) throw new NativeError('INVALID_MARGIN_MODE', 'margin_mode must be "isolated" or "unified"');
+  return chosen;
+}
+
+function collateralDoc(summary: string, action: 'add' | 'remove') {
+  return {
+    tag: 'account',
+    summary,
+    path: { positionId: z.string().meta({ description: 'The position’s `id` from GET /api/v1/account' }) },
+    response: CollateralAnswer,
+    errors: [
+      'INVALID_AMOUNT',
+      'INVALID_MARGIN_MODE',
+      ...(action === 'add' ? (['INSUFFICIENT_BALANCE'] as const) : []),
+      'NOT_FOUND',
+      'SERVICE_UNAVAILABLE',
+    ] as const,
+  };
 }
 
 /**
@@ -63,6 +106,7 @@ export class NativeAccountController {
   ) {}
 
   @Get('account')
+  @ApiDoc({ tag: 'account', summary: 'Balances and positions', response: NativeAccount })
   async account(@CurrentUser() user: AuthUser): Promise<NativeAccountView> {
     const snapshot = await this.reader.snapshot(user.address);
     const markets = this.reader.marketLookup;
@@ -75,7 +119,23 @@ export class NativeAccountController {
 
   @Post('account/margin-mode')
   @HttpCode(200)
-  async marginMode(@CurrentUser() user: AuthUser, @Body() body: unknown): Promise<MarginModeAnswer> {
+  @ApiDoc({
+    tag: 'account',
+    summary: 'Switch between isolated and unified margin',
+    description: 'Needs no open orders, then no open positions. Asking for the current mode succeeds.',
+    response: MarginModeAnswer,
+    errors: [
+      'INVALID_MARGIN_MODE',
+      'INVALID_REQUEST',
+      'HAS_OPEN_ORDERS',
+      'HAS_OPEN_POSITIONS',
+      'SERVICE_UNAVAILABLE',
+    ],
+  })
+  async marginMode(
+    @CurrentUser() user: AuthUser,
+    @NativeBody(MARGIN_MODE_BODY) body: NativeFields<typeof MARGIN_MODE_BODY>,
+  ): Promise<MarginModeAnswer> {
     const mode = nativeMarginModeOf(body);
     const outcome = await this.risk.send({ type: 'margin.mode', user: user.address, mode });
     if (!outcome.ok) throw nativeRefusal(outcome);
@@ -85,13 +145,23 @@ export class NativeAccountController {
 
   @Post('positions/:positionId/collateral/add')
   @HttpCode(200)
-  add(@CurrentUser() user: AuthUser, @Param('positionId') id: string, @Body() body: unknown) {
+  @ApiDoc(collateralDoc('Add collateral to an isolated position (from the available balance)', 'add'))
+  add(
+    @CurrentUser() user: AuthUser,
+    @Param('positionId') id: string,
+    @NativeBody(COLLATERAL_BODY) body: NativeFields<typeof COLLATERAL_BODY>,
+  ) {
     return this.collateral(user.address, id, 'add', body);
   }
 
   @Post('positions/:positionId/collateral/remove')
   @HttpCode(200)
-  remove(@CurrentUser() user: AuthUser, @Param('positionId') id: string, @Body() body: unknown) {
+  @ApiDoc(collateralDoc('Remove collateral above the initial margin of an isolated position', 'remove'))
+  remove(
+    @CurrentUser() user: AuthUser,
+    @Param('positionId') id: string,
+    @NativeBody(COLLATERAL_BODY) body: NativeFields<typeof COLLATERAL_BODY>,
+  ) {
     return this.collateral(user.address, id, 'remove', body);
   }
 
@@ -99,12 +169,12 @@ export class NativeAccountController {
     address: string,
     positionId: string,
     action: 'add' | 'remove',
-    raw: unknown,
+    body: NativeFields<typeof COLLATERAL_BODY>,
   ): Promise<CollateralAnswer> {
     const { account } = await this.reader.load(address);
     const position = account.findPositionById(positionId);
     if (!position) throw new NativeError('NOT_FOUND', `no open position ${positionId}`);
-    const value = positiveAmount(objectBody(raw).amount);
+    const value = body.get('amount');
     const outcome = await this.risk.send({
       type: 'collateral',
       user: address,

@@ -1,6 +1,14 @@
-import { CLIENT_ORDER_ID, FapiError, NativeError, parseNewOrder, type RawParams } from '@perp/contracts';
+import {
+  CLIENT_ORDER_ID,
+  FapiError,
+  NativeError,
+  type NativeErrorCode,
+  parseNewOrder,
+  type RawParams,
+} from '@perp/contracts';
 import { type Market, type MarketRegistry, Money, normalizeSymbol, parseDecimal } from '@perp/domain';
-import { objectBody } from '../../access/object-body';
+import { z } from 'zod';
+import { NativeFields, nativeIssue } from '../../openapi/native-fields';
 import { newOrderCommand } from '../../fapi/orders/order-params';
 import type { RiskCommandBody } from '../../risk/risk-client';
 import { nativeFromFapi } from './native-refusal';
@@ -31,24 +39,111 @@ const TIME_IN_FORCE: Record<string, NativeOrderInput['timeInForce']> = {
   POST_ONLY: 'GTX',
 };
 
-const absent = (v: unknown) => v === undefined || v === null || v === '';
+/** A decimal given as a string (or a JSON number, read as its shortest decimal form). */
+const decimalValue = (code: NativeErrorCode, msg: string) =>
+  z.union([z.string(), z.number()], { error: nativeIssue(code, msg) }).transform((v, ctx) => {
+    const d = parseDecimal(v);
+    if (d) return d;
+    ctx.issues.push({ code: 'custom', input: v, message: nativeIssue(code, msg) });
+    return z.NEVER;
+  });
 
-/** A decimal given as a string (or a JSON number, which is read as its shortest decimal form). */
-function decimal(v: unknown): Money | undefined {
-  if (typeof v !== 'string' && typeof v !== 'number') return undefined;
-  return parseDecimal(v);
+/** One of `values` (keys, any case, surrounding spaces ignored); anything else is INVALID_REQUEST. */
+function caseless<T extends string>(name: string, values: Record<string, T>, description: string) {
+  const names = Object.keys(values).map((k) => k.toLowerCase());
+  const bad = nativeIssue('INVALID_REQUEST', `${name} must be one of ${names.join(', ')}`);
+  return z
+    .string({ error: bad })
+    .transform((v, ctx) => {
+      const hit = values[v.trim().toUpperCase()];
+      if (hit) return hit;
+      ctx.issues.push({ code: 'custom', input: v, message: bad });
+      return z.NEVER;
+    })
+    .optional()
+    .meta({ description: `${description} (any case)`, enum: names });
 }
+
+const symbolField = (description: string) =>
+  z
+    .string({ error: nativeIssue('INVALID_SYMBOL', 'symbol must be a string such as BTC-USD') })
+    .optional()
+    .meta({ description, examples: ['BTC-USD'] });
+
+/** POST /api/v1/orders: each field is read (and documented) by its schema; market rules follow. */
+export const NATIVE_ORDER_BODY = {
+  symbol: symbolField('Market, any alias (BTC-USD, BTC/USDT, btcusdt); or send market_symbol'),
+  market_symbol: symbolField('Same as symbol'),
+  side: caseless('side', { BUY: 'BUY', SELL: 'SELL' } as const, 'Required'),
+  type: caseless('type', { LIMIT: 'LIMIT', MARKET: 'MARKET' } as const, 'Required'),
+  quantity: decimalValue('INVALID_AMOUNT', 'quantity must be a positive decimal string')
+    .refine((q) => q.gt(0), nativeIssue('INVALID_AMOUNT', 'quantity must be a positive decimal string'))
+    .meta({ description: 'Base quantity, positive (floored to the lot size)', examples: ['0.01'] }),
+  price: decimalValue('INVALID_REQUEST', 'price must be a positive decimal string')
+    .refine((p) => p.gt(0), nativeIssue('INVALID_REQUEST', 'price must be a positive decimal string'))
+    .optional()
+    .meta({
+      description: 'Limit orders: required (PRICE_REQUIRED), on the tick size. Market orders: not accepted',
+    }),
+  leverage: z
+    .union(
+      [
+        z.number().int(),
+        z
+          .string()
+          .regex(/^\d{1,4}$/)
+          .transform(Number),
+      ],
+      {
+        error: nativeIssue('INVALID_LEVERAGE', 'leverage must be an integer'),
+      },
+    )
+    .refine((n) => n >= 1, nativeIssue('INVALID_LEVERAGE', 'leverage must be at least 1'))
+    .optional()
+    .meta({ description: '1 to the market maximum; set first, as the standing leverage of the symbol' }),
+  reduce_only: z
+    .union([z.boolean(), z.enum(['true', 'false'])], {
+      error: nativeIssue('INVALID_REQUEST', 'reduce_only must be true or false'),
+    })
+    .transform((v) => v === true || v === 'true')
+    .optional(),
+  time_in_force: caseless('time_in_force', TIME_IN_FORCE, 'Default gtc; gtx and post_only = post-only limit'),
+  client_order_id: z
+    .string()
+    .regex(
+      CLIENT_ORDER_ID,
+      nativeIssue('INVALID_REQUEST', 'client_order_id must be 1-36 characters of A-Z a-z 0-9 _ . -'),
+    )
+    .optional()
+    .meta({ description: 'Your id, unique among your open orders' }),
+  max_slippage: decimalValue(
+    'INVALID_REQUEST',
+    'max_slippage must be a fraction from 0 to below 1, e.g. "0.01"',
+  )
+    .refine(
+      (m) => !m.lt(0) && m.lt(1),
+      nativeIssue('INVALID_REQUEST', 'max_slippage must be a fraction from 0 to below 1, e.g. "0.01"'),
+    )
+    .optional()
+    .meta({
+      description:
+        'Market orders: largest adverse move of the expected worst fill from the mark price, as a fraction ' +
+        '("0.01" = 1 %), simulated against the order book as GET /fapi/v1/depth serves it (up to 1000 levels ' +
+        'a side; what the book cannot fill expires, an order larger than a full side is refused): ' +
+        'SLIPPAGE_EXCEEDED. Ignored on limit orders.',
+    }),
+};
+
+type Body = NativeFields<typeof NATIVE_ORDER_BODY>;
 
 /**
  * `symbol` or `market_symbol`, any alias (BTC-USD, btc_usdt ...) normalized as the domain does;
  * unknown or not trading: 400 INVALID_SYMBOL.
  */
-export function orderMarket(body: Json, markets: MarketRegistry): Market {
-  const given = [body.symbol, body.market_symbol].filter((v) => !absent(v));
+export function orderMarket(body: Body, markets: MarketRegistry): Market {
+  const given = [body.get('symbol'), body.get('market_symbol')].filter((v): v is string => v !== undefined);
   if (given.length === 0) throw new NativeError('INVALID_SYMBOL', 'symbol is required');
-  if (given.some((v) => typeof v !== 'string'))
-    throw new NativeError('INVALID_SYMBOL', 'symbol must be a string such as BTC-USD');
-  const symbols = new Set((given as string[]).map(normalizeSymbol));
+  const symbols = new Set(given.map(normalizeSymbol));
   if (symbols.size > 1)
     throw new NativeError('INVALID_REQUEST', 'symbol and market_symbol name different markets');
   const symbol = [...symbols][0];
@@ -59,89 +154,43 @@ export function orderMarket(body: Json, markets: MarketRegistry): Market {
   return market;
 }
 
-/** `leverage`: an integer (or integer string) from 1 to the market's maximum, else INVALID_LEVERAGE. */
-export function leverageOf(raw: unknown, market: Market): number | undefined {
-  if (absent(raw)) return undefined;
-  const n =
-    typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isInteger(n) || n < 1 || n > market.maxLeverage)
-    throw new NativeError(
-      'INVALID_LEVERAGE',
-      `leverage must be an integer from 1 to ${market.maxLeverage} on ${market.symbol}`,
-    );
-  return n;
-}
-
-function booleanOf(raw: unknown, name: string): boolean {
-  if (absent(raw) || raw === false || raw === 'false') return false;
-  if (raw === true || raw === 'true') return true;
-  throw new NativeError('INVALID_REQUEST', `${name} must be true or false`);
-}
-
-function enumOf<T extends string>(raw: unknown, name: string, values: Record<string, T>): T | undefined {
-  if (absent(raw)) return undefined;
-  const v = typeof raw === 'string' ? values[raw.trim().toUpperCase()] : undefined;
-  if (!v)
-    throw new NativeError(
-      'INVALID_REQUEST',
-      `${name} must be one of ${Object.keys(values)
-        .map((k) => k.toLowerCase())
-        .join(', ')}`,
-    );
-  return v;
-}
-
 /** Validates a POST /api/v1/orders body in the order a client would fix it: market, side, type, amounts. */
 export function parseNativeOrder(raw: unknown, markets: MarketRegistry): NativeOrderInput {
-  const body = objectBody(raw);
+  const body = new NativeFields(NATIVE_ORDER_BODY, raw);
   const market = orderMarket(body, markets);
-  const side = enumOf(body.side, 'side', { BUY: 'BUY', SELL: 'SELL' } as const);
+  const side = body.get('side');
   if (!side) throw new NativeError('INVALID_REQUEST', 'side is required (buy or sell)');
-  const type = enumOf(body.type, 'type', { LIMIT: 'LIMIT', MARKET: 'MARKET' } as const);
+  const type = body.get('type');
   if (!type) throw new NativeError('INVALID_REQUEST', 'type is required (limit or market)');
 
-  const quantity = decimal(body.quantity);
-  if (!quantity?.gt(0)) throw new NativeError('INVALID_AMOUNT', 'quantity must be a positive decimal string');
+  const quantity = body.get('quantity');
 
   let price: Money | undefined;
   if (type === 'LIMIT') {
-    if (absent(body.price)) throw new NativeError('PRICE_REQUIRED', 'price is required for limit orders');
-    price = decimal(body.price);
-    if (!price?.gt(0)) throw new NativeError('INVALID_REQUEST', 'price must be a positive decimal string');
+    if (!body.has('price')) throw new NativeError('PRICE_REQUIRED', 'price is required for limit orders');
+    price = body.get('price')!;
     if (!price.mod(market.tickSize).isZero())
       throw new NativeError('INVALID_REQUEST', `price must be a multiple of ${market.tickSize}`);
-  } else if (!absent(body.price)) {
+  } else if (body.has('price')) {
     throw new NativeError(
       'INVALID_REQUEST',
       'market orders take no price; use max_slippage to bound the fill',
     );
   }
 
-  const leverage = leverageOf(body.leverage, market);
-  const reduceOnly = booleanOf(body.reduce_only, 'reduce_only');
-  const timeInForce = enumOf(body.time_in_force, 'time_in_force', TIME_IN_FORCE) ?? 'GTC';
+  const leverage = body.get('leverage');
+  if (leverage !== undefined && leverage > market.maxLeverage)
+    throw new NativeError(
+      'INVALID_LEVERAGE',
+      `leverage must be an integer from 1 to ${market.maxLeverage} on ${market.symbol}`,
+    );
+  const reduceOnly = body.get('reduce_only') ?? false;
+  const timeInForce = body.get('time_in_force') ?? 'GTC';
   if (timeInForce === 'GTX' && type !== 'LIMIT')
     throw new NativeError('INVALID_REQUEST', 'post-only (gtx) applies to limit orders only');
 
-  let clientOrderId: string | undefined;
-  if (!absent(body.client_order_id)) {
-    if (typeof body.client_order_id !== 'string' || !CLIENT_ORDER_ID.test(body.client_order_id))
-      throw new NativeError(
-        'INVALID_REQUEST',
-        'client_order_id must be 1-36 characters of A-Z a-z 0-9 _ . -',
-      );
-    clientOrderId = body.client_order_id;
-  }
-
-  let maxSlippage: Money | undefined;
-  if (!absent(body.max_slippage)) {
-    maxSlippage = decimal(body.max_slippage);
-    if (!maxSlippage || maxSlippage.lt(0) || !maxSlippage.lt(1))
-      throw new NativeError(
-        'INVALID_REQUEST',
-        'max_slippage must be a fraction from 0 to below 1, e.g. "0.01"',
-      );
-  }
+  const clientOrderId = body.get('client_order_id');
+  const maxSlippage = body.get('max_slippage');
 
   return {
     market,

@@ -4,6 +4,9 @@ import { MarketRegistry } from '@perp/domain';
 import { readOpenInterest } from '@perp/contracts';
 import { AccountReader } from '../../fapi/account/account-reader';
 import { nativeMarket } from '../../markets/market-lookup';
+import { z } from 'zod';
+import { ApiDoc } from '../../openapi/api-doc';
+import { NativeOpenInterest } from '../../openapi/native-responses';
 import { type NativeOpenInterestView, nativeOpenInterest } from './open-interest-view';
 
 /**
@@ -20,6 +23,15 @@ export class OpenInterestController {
   ) {}
 
   @Get(':symbol')
+  @ApiDoc({
+    tag: 'markets',
+    summary: 'Long and short open interest with the caps',
+    description:
+      'Projected from the engine’s trades by the market-data service, so it trails the engine slightly.',
+    path: { symbol: z.string().meta({ description: 'Market, any alias' }) },
+    response: NativeOpenInterest,
+    errors: ['INVALID_MARKET'],
+  })
   async get(@Param('symbol') symbol: string): Promise<NativeOpenInterestView> {
     const market = nativeMarket(this.markets, symbol);
     const [oi, marks] = await Promise.all([

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { OpenApiController } from './openapi.controller';
 
-/** Serves the native API's OpenAPI document. */
+/** Serves the FAPI and native OpenAPI documents and the reference page. */
 @Module({ controllers: [OpenApiController] })
-export class NativeOpenApiModule {}
+export class OpenApiModule {}
