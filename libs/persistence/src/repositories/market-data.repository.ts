@@ -49,66 +49,49 @@ export class MarketDataRepository {
   }
 
   /** Aggregates by (symbol, first id): a growing aggregate replaces its earlier row. */
-  async upsertAggTrades(rows: MarketAggTradeEntity[]): Promise<void> {
-    if (rows.length)
-      await this.manager
-        .createQueryBuilder()
-        .insert()
-        .into(MarketAggTradeEntity)
-        .values(rows)
-        .orUpdate(['qty', 'last_id'], ['symbol', 'id'])
-        .execute();
+  upsertAggTrades(rows: MarketAggTradeEntity[]): Promise<void> {
+    return this.upsert(MarketAggTradeEntity, rows, ['qty', 'last_id'], ['symbol', 'id']);
   }
 
-  async upsertCandles(rows: MarketCandleEntity[]): Promise<void> {
-    if (rows.length)
-      await this.manager
-        .createQueryBuilder()
-        .insert()
-        .into(MarketCandleEntity)
-        .values(rows)
-        .orUpdate(
-          [
-            'close_time',
-            'open',
-            'high',
-            'low',
-            'close',
-            'volume',
-            'quote_volume',
-            'count',
-            'taker_buy_volume',
-            'taker_buy_quote_volume',
-          ],
-          ['symbol', 'series', 'interval', 'open_time'],
-        )
-        .execute();
+  upsertCandles(rows: MarketCandleEntity[]): Promise<void> {
+    return this.upsert(
+      MarketCandleEntity,
+      rows,
+      [
+        'close_time',
+        'open',
+        'high',
+        'low',
+        'close',
+        'volume',
+        'quote_volume',
+        'count',
+        'taker_buy_volume',
+        'taker_buy_quote_volume',
+      ],
+      ['symbol', 'series', 'interval', 'open_time'],
+    );
   }
 
   /** The minutes a turn changed; minutes older than `before` are deleted (the window is 24 h). */
   async saveTickerMinutes(rows: MarketTickerMinuteEntity[], before?: number): Promise<void> {
-    if (rows.length)
-      await this.manager
-        .createQueryBuilder()
-        .insert()
-        .into(MarketTickerMinuteEntity)
-        .values(rows)
-        .orUpdate(
-          [
-            'open',
-            'high',
-            'low',
-            'close',
-            'volume',
-            'quote_volume',
-            'count',
-            'first_time',
-            'last_time',
-            'last_qty',
-          ],
-          ['symbol', 'open_time'],
-        )
-        .execute();
+    await this.upsert(
+      MarketTickerMinuteEntity,
+      rows,
+      [
+        'open',
+        'high',
+        'low',
+        'close',
+        'volume',
+        'quote_volume',
+        'count',
+        'first_time',
+        'last_time',
+        'last_qty',
+      ],
+      ['symbol', 'open_time'],
+    );
     if (before !== undefined)
       await this.manager
         .createQueryBuilder()
@@ -118,41 +101,29 @@ export class MarketDataRepository {
         .execute();
   }
 
-  async upsertStatistics(rows: MarketStatisticEntity[]): Promise<void> {
-    if (rows.length)
-      await this.manager
-        .createQueryBuilder()
-        .insert()
-        .into(MarketStatisticEntity)
-        .values(rows)
-        .orUpdate(
-          [
-            'open_interest',
-            'open_interest_value',
-            'long_accounts',
-            'short_accounts',
-            'top_long_accounts',
-            'top_short_accounts',
-            'top_long_positions',
-            'top_short_positions',
-          ],
-          ['symbol', 'period', 'time'],
-        )
-        .execute();
+  upsertStatistics(rows: MarketStatisticEntity[]): Promise<void> {
+    return this.upsert(
+      MarketStatisticEntity,
+      rows,
+      [
+        'open_interest',
+        'open_interest_value',
+        'long_accounts',
+        'short_accounts',
+        'top_long_accounts',
+        'top_short_accounts',
+        'top_long_positions',
+        'top_short_positions',
+      ],
+      ['symbol', 'period', 'time'],
+    );
   }
 
   /** Positions as they now stand; a zero size deletes the row. */
   async savePositions(rows: MarketPositionEntity[]): Promise<void> {
     const open = rows.filter((r) => !/^-?0*\.?0*$/.test(r.size));
     const closed = rows.filter((r) => /^-?0*\.?0*$/.test(r.size));
-    if (open.length)
-      await this.manager
-        .createQueryBuilder()
-        .insert()
-        .into(MarketPositionEntity)
-        .values(open)
-        .orUpdate(['size'], ['symbol', 'user'])
-        .execute();
+    await this.upsert(MarketPositionEntity, open, ['size'], ['symbol', 'user']);
     for (const r of closed)
       await this.manager.delete(MarketPositionEntity, { symbol: r.symbol, user: r.user });
   }
@@ -290,6 +261,23 @@ export class MarketDataRepository {
       .orderBy('f.symbol')
       .addOrderBy('f.funding_time', 'DESC')
       .getMany();
+  }
+
+  /** One multi-row INSERT … ON CONFLICT (conflict) DO UPDATE of `columns`; nothing for no rows. */
+  private async upsert<E extends ObjectLiteral>(
+    entity: new () => E,
+    rows: E[],
+    columns: string[],
+    conflict: string[],
+  ): Promise<void> {
+    if (rows.length)
+      await this.manager
+        .createQueryBuilder()
+        .insert()
+        .into(entity)
+        .values(rows)
+        .orUpdate(columns, conflict)
+        .execute();
   }
 }
 
