@@ -2,3 +2,4 @@ export * from './infrastructure.module';
 export * from './markets/markets-projection';
 export * from './shards/shard-partitions';
 export * from './ops/cluster-setup';
+export * from './projections/resume-at-mark';

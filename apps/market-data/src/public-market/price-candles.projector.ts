@@ -1,12 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import {
-  afterBatch,
-  Bus,
-  type BusMessage,
-  nextOffset,
-  type Subscription,
-  type TopicPartition,
-} from '@perp/bus';
+import { afterBatch, Bus, type BusMessage, type Subscription } from '@perp/bus';
+import { resumeAtMark } from '@perp/infrastructure';
 import { MessageValidationError, parseMessage, TOPICS } from '@perp/contracts';
 import { CandleSeries, Money } from '@perp/domain';
 import {
@@ -43,7 +37,7 @@ export class PriceCandlesProjector implements OnApplicationBootstrap, OnModuleDe
       topics: [TOPICS.prices.name],
       batchHandler: (ms) => this.handleTurn(ms),
       maxBatch: MAX_TURN,
-      onAssigned: (tps, sub) => this.resume(tps, sub),
+      onAssigned: resumeAtMark(this.marks, PRICE_CANDLES_CONSUMER, (p) => this.states.delete(p)),
       onRevoked: (tps) => {
         for (const tp of tps) this.states.delete(tp.partition);
       },
@@ -52,14 +46,6 @@ export class PriceCandlesProjector implements OnApplicationBootstrap, OnModuleDe
 
   async onModuleDestroy(): Promise<void> {
     await this.subscription?.close();
-  }
-
-  private async resume(tps: TopicPartition[], sub: Subscription): Promise<void> {
-    for (const tp of tps) {
-      this.states.delete(tp.partition);
-      const mark = await this.marks.get(PRICE_CANDLES_CONSUMER, tp.topic, tp.partition);
-      if (mark !== undefined && BigInt(mark) >= 0n) sub.seek({ ...tp, offset: nextOffset(mark) });
-    }
   }
 
   async handleTurn(messages: readonly BusMessage[]): Promise<void> {

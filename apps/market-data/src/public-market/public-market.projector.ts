@@ -5,16 +5,10 @@ import {
   type OnApplicationBootstrap,
   type OnModuleDestroy,
 } from '@nestjs/common';
-import {
-  afterBatch,
-  Bus,
-  type BusMessage,
-  nextOffset,
-  type Subscription,
-  type TopicPartition,
-} from '@perp/bus';
+import { afterBatch, Bus, type BusMessage, type Subscription } from '@perp/bus';
 import { HOT_STORE, type HotStore } from '@perp/cache';
 import { type EngineEvent, MessageValidationError, parseMessage, TICKER_KEY, TOPICS } from '@perp/contracts';
+import { resumeAtMark } from '@perp/infrastructure';
 import { MarketDataRepository, ProcessedOffsetRepository } from '@perp/persistence';
 import { APP_CONFIG, type AppConfig } from '@perp/runtime';
 import { MarketTurn, tickerState } from './market-turn';
@@ -56,7 +50,7 @@ export class PublicMarketProjector implements OnApplicationBootstrap, OnModuleDe
       topics: [TOPICS.engineEvents.name],
       batchHandler: (ms) => this.handleTurn(ms),
       maxBatch: MAX_TURN,
-      onAssigned: (tps, sub) => this.resume(tps, sub),
+      onAssigned: resumeAtMark(this.marks, PUBLIC_MARKET_CONSUMER, (p) => this.states.delete(p)),
       onRevoked: (tps) => {
         for (const tp of tps) this.states.delete(tp.partition);
       },
@@ -71,14 +65,6 @@ export class PublicMarketProjector implements OnApplicationBootstrap, OnModuleDe
   async onModuleDestroy(): Promise<void> {
     clearInterval(this.roll);
     await this.subscription?.close();
-  }
-
-  private async resume(tps: TopicPartition[], sub: Subscription): Promise<void> {
-    for (const tp of tps) {
-      this.states.delete(tp.partition);
-      const mark = await this.marks.get(PUBLIC_MARKET_CONSUMER, tp.topic, tp.partition);
-      if (mark !== undefined && BigInt(mark) >= 0n) sub.seek({ ...tp, offset: nextOffset(mark) });
-    }
   }
 
   async handleTurn(messages: readonly BusMessage[]): Promise<void> {

@@ -5,14 +5,7 @@ import {
   type OnApplicationBootstrap,
   type OnModuleDestroy,
 } from '@nestjs/common';
-import {
-  afterBatch,
-  Bus,
-  type BusMessage,
-  nextOffset,
-  type Subscription,
-  type TopicPartition,
-} from '@perp/bus';
+import { afterBatch, Bus, type BusMessage, type Subscription } from '@perp/bus';
 import {
   type AccountEvent,
   deterministicUuid,
@@ -31,6 +24,7 @@ import {
   type TradeEntity,
   TradeRepository,
 } from '@perp/persistence';
+import { resumeAtMark } from '@perp/infrastructure';
 import { APP_CONFIG, type AppConfig } from '@perp/runtime';
 
 export const HISTORY_GROUP = HISTORY_CONSUMER;
@@ -67,20 +61,12 @@ export class HistoryProjector implements OnApplicationBootstrap, OnModuleDestroy
       topics: [TOPICS.accountEvents.name],
       batchHandler: (ms) => this.handleTurn(ms),
       maxBatch: MAX_TURN,
-      onAssigned: (tps, sub) => this.resume(tps, sub),
+      onAssigned: resumeAtMark(this.marks, HISTORY_CONSUMER),
     });
   }
 
   async onModuleDestroy(): Promise<void> {
     await this.subscription?.close();
-  }
-
-  /** Continues each partition after its mark in Postgres, whatever the bus committed. */
-  private async resume(tps: TopicPartition[], sub: Subscription): Promise<void> {
-    for (const tp of tps) {
-      const mark = await this.marks.get(HISTORY_CONSUMER, tp.topic, tp.partition);
-      if (mark !== undefined && BigInt(mark) >= 0n) sub.seek({ ...tp, offset: nextOffset(mark) });
-    }
   }
 
   /** One transaction per turn; the bus commit after it is only a hint (the mark decides). */
