@@ -1,20 +1,8 @@
-import { Account, parseMarket } from '@perp/domain';
+import { Account } from '@perp/domain';
 import { accountConfigView, symbolConfigView } from './account-config-view';
+import { btcMarket } from '../../markets/market.fixture';
 
-const market = parseMarket({
-  symbol: 'BTCUSDT',
-  baseAsset: 'BTC',
-  quoteAsset: 'USDT',
-  tickSize: '0.1',
-  lotSize: '0.001',
-  minOrderSizeUsd: '5',
-  maxOrderSizeUsd: '1000000',
-  maxLeverage: 125,
-  defaultLeverage: 20,
-  maxLongOi: '1000',
-  maxShortOi: '1000',
-  rank: 1,
-  sortOrder: 1,
+const market = btcMarket({
   maintenanceBrackets: [
     { notionalCap: '50000', maintMarginRatio: '0.004', maxLeverage: 125 },
     { notionalCap: '250000', maintMarginRatio: '0.005', maxLeverage: 100 },

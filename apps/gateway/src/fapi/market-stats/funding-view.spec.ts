@@ -1,23 +1,11 @@
-import { Money, parseMarket } from '@perp/domain';
+import { Money } from '@perp/domain';
 import { fapiOpenInterest } from '../../native/trading/open-interest-view';
 import { fundingInfoRow, fundingRateRow, markPriceRow, nextFundingTime } from './funding-view';
+import { btcMarket } from '../../markets/market.fixture';
 
 const H = 3_600_000;
 const DAY = Date.UTC(2026, 4, 12);
-const market = parseMarket({
-  symbol: 'BTCUSDT',
-  baseAsset: 'BTC',
-  quoteAsset: 'USDT',
-  tickSize: '0.1',
-  lotSize: '0.001',
-  minOrderSizeUsd: '5',
-  maxOrderSizeUsd: '1000000',
-  maxLeverage: 125,
-  defaultLeverage: 20,
-  maxLongOi: '1000',
-  maxShortOi: '1000',
-  rank: 1,
-  sortOrder: 1,
+const market = btcMarket({
   maintenanceBrackets: [{ notionalCap: '50000', maintMarginRatio: '0.004', maxLeverage: 125 }],
 });
 

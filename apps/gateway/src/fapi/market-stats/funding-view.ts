@@ -1,18 +1,19 @@
-import { type Market, Money } from '@perp/domain';
+import { fundingIntervalMs, type Market, Money, nextFundingTime as nextFundingTimeAfter } from '@perp/domain';
 import type { FundingRateEntity } from '@perp/persistence';
 import { amount } from '../account/format';
 import type { PriceReading } from './market-stats.reader';
 
-const HOUR_MS = 3_600_000;
 const ZERO = new Money(0);
 
 /**
  * The next funding time after `now`: the next multiple of the market's funding interval since
  * the epoch (UTC), so an 8 h market funds at 00:00, 08:00 and 16:00 UTC. Strictly after `now`.
  */
-export function nextFundingTime(market: Pick<Market, 'fundingIntervalHours'>, now: number): number {
-  const interval = market.fundingIntervalHours * HOUR_MS;
-  return (Math.floor(now / interval) + 1) * interval;
+export function nextFundingTime(
+  market: Pick<Market, 'fundingIntervalHours' | 'fundingIntervalMinutes'>,
+  now: number,
+): number {
+  return nextFundingTimeAfter(now, fundingIntervalMs(market));
 }
 
 /**
