@@ -57,7 +57,7 @@ async function start(dir: string, env: Record<string, string>) {
   const publish = MemoryBus.prototype.publish;
   jest.spyOn(MemoryBus.prototype, 'publish').mockImplementation(async function (this: MemoryBus, ...args) {
     const event = priceEvent.parse(args[2]);
-    if (event.source !== 'admin') published.push(event);
+    if (event.type === 'price.index' && event.source !== 'admin') published.push(event);
     return publish.apply(this, args);
   });
   const app = await NestFactory.createApplicationContext(FeedModule, { logger: false, abortOnError: false });

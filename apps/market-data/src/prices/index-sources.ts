@@ -91,7 +91,7 @@ export class AdminPushes {
   private readonly latest = new Map<string, IndexSourceReading>();
 
   record(event: PriceEvent): void {
-    if (event.source !== 'admin') return;
+    if (event.type !== 'price.index' || event.source !== 'admin') return;
     const known = this.latest.get(event.symbol);
     if (!known || event.time >= known.time)
       this.latest.set(event.symbol, { price: event.indexPrice, time: event.time });

@@ -64,6 +64,7 @@ export class PriceCandlesProjector implements OnApplicationBootstrap, OnModuleDe
           this.logger.warn(`skipped malformed ${m.topic}/${m.partition}@${m.offset}: ${err.message}`);
           continue;
         }
+        if (e.type !== 'price.index') continue;
         let s = states.get(e.symbol);
         if (!s) states.set(e.symbol, (s = await this.load(e.symbol)));
         touched.add(e.symbol);

@@ -125,6 +125,7 @@ export class RiskRouter implements OnApplicationBootstrap, OnModuleDestroy {
     marks: Map<string, Record<string, string>>,
   ): void {
     const price = parseMessage('prices', m.value);
+    if (price.type !== 'price.index') return;
     // Until the market-data service derives the mark from the book's premium, mark = index.
     for (let i = 0; i < keys.length; i++)
       copies.push([

@@ -107,6 +107,8 @@ export const riskCommand = z.discriminatedUnion('type', [
     symbol,
     markPrice: decimal,
     indexPrice: decimal,
+    /** The last trade price with this mark (price protection compares them); absent from older copies. */
+    lastPrice: decimal.optional(),
   }),
   /**
    * An engine event concerning a user of this partition, copied by the risk router. `source` is the

@@ -188,15 +188,36 @@ export const accountEvent = z.discriminatedUnion('type', [
 ]);
 export type AccountEvent = z.infer<typeof accountEvent>;
 
-/** Price sources and market data -> everyone, keyed by symbol. */
-export const priceEvent = z.object({
+const indexPriceEvent = z.object({
   ...envelope,
   type: z.literal('price.index'),
   symbol,
   indexPrice: decimal,
   source: z.string(),
 });
+const markPriceEvent = z
+  .object({
+    ...envelope,
+    type: z.literal('price.mark'),
+    symbol,
+    markPrice: decimal,
+    indexPrice: decimal,
+    lastPrice: decimal.describe('the last trade price, "0" before the first trade'),
+    premiumIndex: decimal.describe('the premium index sample taken with this mark (impact prices vs index)'),
+    fundingRate: decimal.describe("the current interval's estimated funding rate, clamped and capped"),
+    interestRate: decimal,
+    nextFundingTime: ms,
+  })
+  .describe(
+    'The mark price, derived by market-data from the index, the book (premium) and the last price; ' +
+      'risk, triggers, funding and replays all use these, never a mark of their own.',
+  );
+
+/** Price sources and market data -> everyone, keyed by symbol: index prices and the marks derived from them. */
+export const priceEvent = z.discriminatedUnion('type', [indexPriceEvent, markPriceEvent]);
 export type PriceEvent = z.infer<typeof priceEvent>;
+export type IndexPriceEvent = z.infer<typeof indexPriceEvent>;
+export type MarkPriceEvent = z.infer<typeof markPriceEvent>;
 
 /** Funding service -> risk, keyed by symbol. */
 export const fundingEvent = z.object({
