@@ -56,7 +56,7 @@ export function toExchangeInfoSymbol(m: Market) {
     underlyingType: m.underlyingType,
     underlyingSubType: [],
     settlePlan: 0,
-    triggerProtect: '0.0500',
+    triggerProtect: new Money(m.triggerProtect).toFixed(4),
     liquidationFee: '0.012500',
     marketTakeBound: '0.05',
     maxMoveOrderLimit: 10000,

@@ -49,6 +49,8 @@ export const marketConfigSchema = z.object({
   fundingRateCap: positiveDecimal.default('0.02'),
   maxOpenOrders: z.number().int().positive().default(200),
   maxAlgoOrders: z.number().int().positive().default(10),
+  /** priceProtect: a trigger waits while |last - mark| / mark is above this (Binance's triggerProtect). */
+  triggerProtect: decimal.default('0.05'),
   rank: z.number().int().positive(),
   sortOrder: z.number().int().nonnegative(),
   onboardDate: z.number().int().nonnegative().default(0),
