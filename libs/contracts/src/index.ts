@@ -5,6 +5,7 @@ export * from './fapi/exchange-info';
 export * from './messages/primitives';
 export * from './messages/commands';
 export * from './messages/events';
+export * from './messages/algo-orders';
 export * from './ids/deterministic-ids';
 export * from './projections/account-projection';
 export * from './projections/market-projections';

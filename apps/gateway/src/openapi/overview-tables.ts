@@ -35,6 +35,7 @@ const FAPI_MEANING: Record<FapiErrorName, string> = {
   NO_SUCH_ORDER: 'no such order',
   API_KEY_FORMAT: 'client order id already used by an active order',
   MARGIN_INSUFFICIENT: 'not enough available margin',
+  MAX_OPEN_ORDER_EXCEEDED: 'the symbol’s maximum of open orders (MAX_NUM_ORDERS) is reached',
   ORDER_WOULD_TRIGGER_IMMEDIATELY: 'a trigger order whose stop price is already reached',
   REDUCEONLY_REJECT: 'a reduce-only order that would increase the position',
   INVALID_LEVERAGE: 'leverage outside 1 to the market maximum',

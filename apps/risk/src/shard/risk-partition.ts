@@ -1,23 +1,53 @@
-import type { OrderRecord, RiskCommand } from '@perp/contracts';
+import type { AlgoOrderRecord, OrderRecord, RiskCommand } from '@perp/contracts';
 import {
   AccountBook,
   type AccountBookOptions,
   HighWaterMarks,
   type HighWaterMarkState,
   Money,
+  OrderCounter,
   TriggerBook,
   type TriggerEntry,
   type TriggerOrderType,
 } from '@perp/domain';
 import { ShardPartition } from '@perp/infrastructure';
+import { AlgoBook, type SerializedAlgo } from './algo-book';
 
-const SNAPSHOT_VERSION = 2;
-/** Version 1 snapshots have no trigger orders; they restore as such. */
-const READABLE_VERSIONS = [1, 2];
+const SNAPSHOT_VERSION = 3;
+/** Version 1 snapshots have no trigger orders, version 2 no algo orders; they restore as such. */
+const READABLE_VERSIONS = [1, 2, 3];
 /** A trigger order waiting for the mark price: the New Order command it fires as (quantity fixed). */
 export interface WaitingTrigger extends TriggerEntry {
   user: string;
   command: Extract<RiskCommand, { type: 'order.new' }> & { orderType: TriggerOrderType };
+  /** Set when the waiting order is an algo order's (its state is in the partition's AlgoBook). */
+  algoId?: number;
+}
+
+/** The waiting book, counting per user and symbol the /fapi/v1/order triggers (algo ones are counted by the AlgoBook). */
+class WaitingTriggers extends TriggerBook<WaitingTrigger> {
+  readonly counts = new OrderCounter();
+
+  override add(entry: WaitingTrigger): void {
+    super.add(entry);
+    if (entry.algoId === undefined) this.counts.add(OrderCounter.key(entry.user, entry.symbol));
+  }
+
+  override remove(orderId: string): WaitingTrigger | undefined {
+    const e = super.remove(orderId);
+    if (e) this.uncount(e);
+    return e;
+  }
+
+  override fire(symbol: string, mark: Money): WaitingTrigger[] {
+    const fired = super.fire(symbol, mark);
+    for (const e of fired) this.uncount(e);
+    return fired;
+  }
+
+  private uncount(e: WaitingTrigger): void {
+    if (e.algoId === undefined) this.counts.remove(OrderCounter.key(e.user, e.symbol));
+  }
 }
 
 type SerializedTrigger = Omit<WaitingTrigger, 'stopPrice'> & { stopPrice: string };
@@ -36,13 +66,16 @@ export class RiskPartition extends ShardPartition {
   private readonly ordersByUser = new Map<string, Map<string, OrderRecord>>();
   private readonly closed = new Map<string, OrderRecord>();
   /** Trigger orders not fired yet; their records are in `orders` too (open, NEW). */
-  readonly triggers = new TriggerBook<WaitingTrigger>();
+  readonly triggers = new WaitingTriggers();
+  /** Open order records per user and symbol (market's maxOpenOrders). */
+  private readonly openCounts = new OrderCounter();
 
   constructor(
     partition: number,
     readonly book: AccountBook,
     /** Per engine-commands partition: the (offset, index) of the last engine-event copy applied. */
     readonly engineMarks = new HighWaterMarks(),
+    readonly algos = new AlgoBook(),
   ) {
     super(partition);
   }
@@ -59,8 +92,21 @@ export class RiskPartition extends ShardPartition {
     return this.orders.get(orderId);
   }
 
+  /** Open orders (algo orders waiting included) of the user on the symbol: maxOpenOrders counts these. */
+  openOrderCount(user: string, symbol: string): number {
+    const key = OrderCounter.key(user, symbol);
+    return this.openCounts.count(key) + this.algos.waiting.count(key);
+  }
+
+  /** Waiting trigger orders (algo and /fapi/v1/order ones) of the user on the symbol: maxAlgoOrders counts these. */
+  waitingTriggerCount(user: string, symbol: string): number {
+    const key = OrderCounter.key(user, symbol);
+    return this.triggers.counts.count(key) + this.algos.waiting.count(key);
+  }
+
   /** Adds or replaces an open order's record. */
   put(record: OrderRecord): void {
+    if (!this.orders.has(record.orderId)) this.openCounts.add(OrderCounter.key(record.user, record.symbol));
     this.orders.set(record.orderId, record);
     let mine = this.ordersByUser.get(record.user);
     if (!mine) this.ordersByUser.set(record.user, (mine = new Map()));
@@ -84,7 +130,8 @@ export class RiskPartition extends ShardPartition {
   }
 
   close(record: OrderRecord): void {
-    this.orders.delete(record.orderId);
+    if (this.orders.delete(record.orderId))
+      this.openCounts.remove(OrderCounter.key(record.user, record.symbol));
     const mine = this.ordersByUser.get(record.user);
     mine?.delete(record.orderId);
     if (mine?.size === 0) this.ordersByUser.delete(record.user);
@@ -103,6 +150,7 @@ export class RiskPartition extends ShardPartition {
         triggers: this.triggers
           .entries()
           .map((t): SerializedTrigger => ({ ...t, stopPrice: t.stopPrice.toFixed() })),
+        algos: this.algos.toState(),
       }),
     );
   }
@@ -115,10 +163,16 @@ export class RiskPartition extends ShardPartition {
       orders: OrderRecord[];
       engineMarks: HighWaterMarkState[];
       triggers?: SerializedTrigger[];
+      algos?: { live: SerializedAlgo[]; ended: AlgoOrderRecord[] };
     };
     if (!READABLE_VERSIONS.includes(s.v)) throw new Error(`unsupported risk snapshot version ${s.v}`);
     const marks = HighWaterMarks.fromState(s.engineMarks);
-    const p = new RiskPartition(partition, AccountBook.fromState(s.book, options), marks);
+    const p = new RiskPartition(
+      partition,
+      AccountBook.fromState(s.book, options),
+      marks,
+      AlgoBook.fromState(s.algos),
+    );
     for (const o of s.orders) p.put(o);
     for (const t of s.triggers ?? []) p.triggers.add({ ...t, stopPrice: new Money(t.stopPrice) });
     return p;

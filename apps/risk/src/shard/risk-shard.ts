@@ -8,6 +8,7 @@ import {
 import type { HotEntry, HotStore } from '@perp/cache';
 import {
   type AccountProjection,
+  type AlgoOrdersProjection,
   CLOSED_ORDER_TTL_MS,
   HOT_KEYS,
   outputId,
@@ -141,6 +142,7 @@ export class RiskShard {
   private async publish(p: RiskPartition, turn: readonly TurnOutput[]): Promise<void> {
     const hot: HotEntry[] = [];
     const users = new Map<string, number>();
+    const algoUsers = new Map<string, number>();
     for (const { command, out } of turn) {
       for (const r of out.closed)
         hot.push({
@@ -149,8 +151,10 @@ export class RiskShard {
           ttlMs: CLOSED_ORDER_TTL_MS,
         });
       for (const user of out.users) users.set(user, command.time);
+      for (const user of out.algoUsers) algoUsers.set(user, command.time);
     }
     for (const [user, time] of users) hot.push(this.accountEntry(p, user, time));
+    for (const [user, time] of algoUsers) hot.push(this.algoEntry(p, user, time));
     // Read-your-writes: the projection is in the hot store before any reply of the turn leaves.
     await this.hot.setMany(hot);
     const sends: Promise<unknown>[] = [];
@@ -175,6 +179,17 @@ export class RiskShard {
       }
     }
     await Promise.all(sends);
+  }
+
+  private algoEntry(p: RiskPartition, user: string, time: number): HotEntry {
+    const projection: AlgoOrdersProjection = {
+      v: 1,
+      user,
+      time,
+      open: p.algos.openOf(user),
+      ended: p.algos.endedOf(user),
+    };
+    return { key: HOT_KEYS.algoOrders(user), value: JSON.stringify(projection) };
   }
 
   private accountEntry(p: RiskPartition, user: string, time: number): HotEntry {

@@ -20,7 +20,7 @@ export interface RiskInput {
 
 /**
  * What one input produces, published in this order after the turn: engine commands, account
- * events, the reply. `users` get their account projection rewritten (once per turn), `closed`
+ * events, the reply. `users` (and `algoUsers`, for their algo orders) get their account projection rewritten (once per turn), `closed`
  * orders a hot record for the reads right after they close.
  */
 export class Output {
@@ -28,6 +28,8 @@ export class Output {
   readonly accountEvents: MessageBody<AccountEvent>[] = [];
   readonly users = new Set<string>();
   readonly closed: OrderRecord[] = [];
+  /** Users whose algo-order projection is rewritten. */
+  readonly algoUsers = new Set<string>();
   reply?: ReplyBody;
 
   constructor(public replyTo?: ReplyTo) {}

@@ -29,8 +29,14 @@ const SPEC_FAPI_ROWS: [number, number, string][] = [
   [-4059, 400, 'NO_NEED_TO_CHANGE_POSITION_SIDE'],
 ];
 
-/** Binance's codes beyond the spec's table: -1007, the outcome a timed-out command leaves unknown. */
-const BINANCE_FAPI_ROWS: [number, number, string][] = [[-1007, 503, 'TIMEOUT']];
+/**
+ * Binance's codes beyond the spec's table: -1007, the outcome a timed-out command leaves unknown;
+ * -2025, the symbol's maximum of open orders (MAX_NUM_ORDERS) reached.
+ */
+const BINANCE_FAPI_ROWS: [number, number, string][] = [
+  [-1007, 503, 'TIMEOUT'],
+  [-2025, 400, 'MAX_OPEN_ORDER_EXCEEDED'],
+];
 
 /** The spec's "FAPI authentication errors" table. */
 const SPEC_AUTH_ROWS: [string, number][] = [
@@ -50,7 +56,7 @@ describe('FAPI error table', () => {
   // Every row of the spec's "FAPI business errors" table: | -1000 | 500 | UNKNOWN | ...
   const rows = [...SPEC_FAPI_ROWS, ...BINANCE_FAPI_ROWS].map(([code, http, name]) => ({ code, http, name }));
 
-  it("covers exactly the spec table and Binance's -1007", () => {
+  it("covers exactly the spec table and Binance's -1007 and -2025", () => {
     expect(Object.keys(FAPI_ERRORS).sort()).toEqual(rows.map((r) => r.name).sort());
   });
 

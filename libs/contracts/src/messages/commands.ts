@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { outcomeError } from '../outcomes/reasons';
+import { newAlgoOrder } from './algo-orders';
 import { engineEvent } from './events';
 import { address, decimal, envelope, ms, side, symbol } from './primitives';
 
@@ -83,6 +84,17 @@ export const riskCommand = z.discriminatedUnion('type', [
   }),
   z.object({ ...envelope, type: z.literal('order.cancel'), ...orderRef }),
   z.object({ ...envelope, type: z.literal('order.cancelAll'), user: address, symbol }),
+  z.object({ ...envelope, type: z.literal('algo.new'), ...newAlgoOrder }),
+  /** An algo order by algoId, else clientAlgoId. */
+  z.object({
+    ...envelope,
+    type: z.literal('algo.cancel'),
+    user: address,
+    algoId: z.number().int().nonnegative().optional(),
+    clientAlgoId: z.string().max(36).optional(),
+  }),
+  /** Every open algo order of the user on a symbol. */
+  z.object({ ...envelope, type: z.literal('algo.cancelAll'), user: address, symbol }),
   z.object({
     ...envelope,
     type: z.literal('order.amend'),
@@ -110,6 +122,8 @@ export const riskCommand = z.discriminatedUnion('type', [
     /** The last trade price with this mark (price protection compares them); absent from older copies. */
     lastPrice: decimal.optional(),
   }),
+  /** The keeper's clock, copied into every risk partition like prices: GTD expiry reads its time. */
+  z.object({ ...envelope, type: z.literal('clock.tick') }),
   /**
    * An engine event concerning a user of this partition, copied by the risk router. `source` is the
    * place of the engine command that produced it (engine-commands partition and offset; index =

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { outcomeError, outcomeReason } from '../outcomes/reasons';
+import { algoOrderRecord } from './algo-orders';
 import { address, decimal, envelope, ms, side, symbol } from './primitives';
 
 const order = {
@@ -185,6 +186,8 @@ export const accountEvent = z.discriminatedUnion('type', [
   /** The order's whole record after each change (accepted, filled, canceled, expired, rejected). */
   z.object({ ...envelope, type: z.literal('order'), user: address, order: orderRecord }),
   z.object({ ...envelope, type: z.literal('trade'), user: address, trade: userTrade }),
+  /** The algo order's whole record after each change (placed, triggered, finished, canceled, expired, failed). */
+  z.object({ ...envelope, type: z.literal('algoOrder'), user: address, algo: algoOrderRecord }),
 ]);
 export type AccountEvent = z.infer<typeof accountEvent>;
 

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { clockTick } from './algo-orders';
 import { engineCommand, reply, riskCommand } from './commands';
 import { accountEvent, engineEvent, fundingEvent, marketState, priceEvent } from './events';
 
@@ -14,6 +15,7 @@ export const TOPICS = {
   prices: { name: 'perp.prices.v1', key: 'symbol', schema: priceEvent, partitions: 4 },
   funding: { name: 'perp.funding.v1', key: 'symbol', schema: fundingEvent, partitions: 4 },
   markets: { name: 'perp.markets.v1', key: 'symbol', schema: marketState, partitions: 1 },
+  clock: { name: 'perp.clock.v1', key: 'clock', schema: clockTick, partitions: 1 },
   replies: { name: 'perp.replies.v1', key: 'requester id', schema: reply, partitions: 4 },
 } as const satisfies Record<string, { name: string; key: string; schema: z.ZodType; partitions: number }>;
 

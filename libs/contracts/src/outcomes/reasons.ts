@@ -45,9 +45,18 @@ export const OUTCOME_REASONS = [
   /** The order would raise open interest above the market's cap; `details` says which and by how much. */
   'OI_CAP_EXCEEDED',
 
+  /** The user already has the market's maximum of open orders on the symbol. */
+  'MAX_OPEN_ORDERS',
+  /** The user already has the market's maximum of waiting trigger (algo) orders on the symbol. */
+  'MAX_ALGO_ORDERS',
+
   // Open orders
   /** Cancel or amend of an order the book does not hold (done, or never placed). */
   'UNKNOWN_ORDER',
+  /** No such order of the user (algo orders: never placed, or forgotten). */
+  'ORDER_NOT_FOUND',
+  /** An algo order that triggered, finished, expired or failed: nothing to cancel. */
+  'ALGO_ORDER_DONE',
   /** Amend refused: no such open order, not a LIMIT order, or the new quantity is not above what filled. */
   'ORDER_NOT_MODIFIABLE',
 

@@ -1,5 +1,6 @@
 import { accountStateSchema } from '@perp/domain';
 import { z } from 'zod';
+import { algoOrderRecord } from '../messages/algo-orders';
 import { orderRecord, type OrderRecord } from '../messages/events';
 import { address, decimal, ms } from '../messages/primitives';
 
@@ -12,6 +13,8 @@ export const HOT_KEYS = {
   account: (user: string) => `account:${user}`,
   /** An order that left the book (kept a day; history is in Postgres). */
   closedOrder: (orderId: string) => `order:${orderId}`,
+  /** One user's algo orders: the open ones and the recently ended (GET algo order queries). */
+  algoOrders: (user: string) => `algo:${user}`,
   /** Latest mark and index price of a symbol (hash). */
   price: (symbol: string) => `price:${symbol}`,
 } as const;
@@ -50,3 +53,13 @@ export function parseAccountProjection(json: string): AccountProjection {
 export function parseOrderRecord(json: string): OrderRecord {
   return orderRecord.parse(JSON.parse(json));
 }
+
+/** What risk writes at HOT_KEYS.algoOrders: open algo orders and the last ended ones, oldest first. */
+export const algoOrdersProjection = z.object({
+  v: z.literal(1),
+  user: address,
+  time: ms,
+  open: z.array(algoOrderRecord),
+  ended: z.array(algoOrderRecord),
+});
+export type AlgoOrdersProjection = z.infer<typeof algoOrdersProjection>;

@@ -35,6 +35,7 @@ describe('algo order states', () => {
     ['NEW', 'EXPIRE', 'EXPIRED'],
     ['NEW', 'FAIL', 'FAILED'],
     ['TRIGGERED', 'FINISH', 'FINISHED'],
+    ['TRIGGERED', 'FAIL', 'FAILED'],
     ['CANCELED', 'CANCEL', 'CANCELED'],
   ] as const)('%s --%s--> %s', (from, t, to) => {
     expect(nextAlgoStatus(from, t)).toBe(to);

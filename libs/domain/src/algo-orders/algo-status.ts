@@ -4,13 +4,14 @@ export type AlgoStatus = (typeof ALGO_STATUSES)[number];
 
 /**
  * What happens to an algo order: TRIGGER (the mark reached it and its order went out), FINISH (that
- * order left the book), CANCEL, EXPIRE (GTD reached), FAIL (its order was refused at firing).
+ * order left the book), CANCEL, EXPIRE (GTD reached), FAIL (its order was refused at firing, by
+ * pre-trade or by the engine).
  */
 export type AlgoTransition = 'TRIGGER' | 'FINISH' | 'CANCEL' | 'EXPIRE' | 'FAIL';
 
 const NEXT: Record<AlgoStatus, Partial<Record<AlgoTransition, AlgoStatus>>> = {
   NEW: { TRIGGER: 'TRIGGERED', CANCEL: 'CANCELED', EXPIRE: 'EXPIRED', FAIL: 'FAILED' },
-  TRIGGERED: { FINISH: 'FINISHED' },
+  TRIGGERED: { FINISH: 'FINISHED', FAIL: 'FAILED' },
   FINISHED: {},
   CANCELED: { CANCEL: 'CANCELED' },
   EXPIRED: {},

@@ -1,6 +1,7 @@
 import type { EngineEvent } from '@perp/contracts';
 import { Money } from '@perp/domain';
 import { isOpen, recordFill } from '../order-records';
+import { finishAlgoOf } from './algo-records';
 import { balanceEvent, type RiskContext } from './risk-context';
 
 export type Trade = Extract<EngineEvent, { type: 'trade' }>;
@@ -64,6 +65,7 @@ export function settleFill(ctx: RiskContext, trade: Trade, liquidity: 'MAKER' | 
     if (isOpen(next)) p.put(next);
     else {
       p.close(next);
+      finishAlgoOf(ctx, next.orderId, trade.time);
       out.closed.push(next);
     }
     out.accountEvents.push({ type: 'order', user, order: next });

@@ -1,6 +1,8 @@
 import type { RiskCommand } from '@perp/contracts';
+import { cancelAlgoOrder, cancelAllAlgoOrders, newAlgoOrder } from './algo-order';
 import { amendOrder } from './amend-order';
 import { cancelAllOrders, cancelOrder } from './cancel-order';
+import { clockTick } from './clock-tick';
 import { moveCollateral } from './collateral';
 import { deposit } from './deposit';
 import { engineEvent } from './engine-event';
@@ -26,6 +28,10 @@ export const RISK_HANDLERS: { readonly [K in RiskCommand['type']]: RiskHandler<K
   'order.cancelAll': cancelAllOrders,
   'order.amend': amendOrder,
   'engine.event': engineEvent,
+  'algo.new': newAlgoOrder,
+  'algo.cancel': cancelAlgoOrder,
+  'algo.cancelAll': cancelAllAlgoOrders,
+  'clock.tick': clockTick,
 };
 
 /** Applies one command through its handler. */

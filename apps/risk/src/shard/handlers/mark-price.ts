@@ -1,16 +1,44 @@
-import { parseDecimal, triggeredOrderType } from '@perp/domain';
+import { isPriceProtectHeld, Money, parseDecimal, trackTrailingStop, triggeredOrderType } from '@perp/domain';
 import type { WaitingTrigger } from '../risk-partition';
-import { balanceEvent, closeOrder, forwardOrder, type RiskContext, type RiskHandler } from './risk-context';
+import { fireAlgo } from './algo-records';
+import {
+  balanceEvent,
+  closeOrder,
+  forwardOrder,
+  optionalMoney,
+  type RiskContext,
+  type RiskHandler,
+} from './risk-context';
 
 /**
- * A mark price copied into the partition: the account book revalues, and every waiting trigger
- * order it reaches fires, in placement order.
+ * A mark price copied into the partition: the account book revalues, every waiting trigger order it
+ * reaches fires in placement order (algo ones included), then trailing stops follow it. A trigger
+ * with priceProtect waits while the mark and the last price are further apart than the market's
+ * triggerProtect.
  */
 export const markPrice: RiskHandler<'price.mark'> = (ctx, cmd) => {
+  const { p } = ctx;
   const mark = parseDecimal(cmd.markPrice);
   if (!mark?.gt(0)) return;
-  ctx.p.book.setMarkPrice(cmd.symbol, mark);
-  ctx.p.triggers.fire(cmd.symbol, mark).forEach((t, i) => fireTrigger(ctx, t, i, cmd.time));
+  p.book.setMarkPrice(cmd.symbol, mark);
+  const threshold = new Money(ctx.markets.find(cmd.symbol)?.triggerProtect ?? '0.05');
+  const held = isPriceProtectHeld(mark, optionalMoney(cmd.lastPrice), threshold);
+  let index = 0;
+  for (const t of p.triggers.fire(cmd.symbol, mark)) {
+    if (held && t.command.priceProtect) {
+      p.triggers.add(t);
+      continue;
+    }
+    const algo = t.algoId === undefined ? undefined : p.algos.get(t.algoId);
+    if (algo) fireAlgo(ctx, algo, index++, cmd.time);
+    else fireTrigger(ctx, t, index++, cmd.time);
+  }
+  for (const live of p.algos.trailingOf(cmd.symbol)) {
+    const r = trackTrailingStop(live.trailing!, mark);
+    const next = r.state === live.trailing ? live : { ...live, trailing: r.state };
+    if (next !== live) p.algos.put(next);
+    if (r.fire && !(held && live.record.priceProtect)) fireAlgo(ctx, next, index++, cmd.time);
+  }
 };
 
 /**

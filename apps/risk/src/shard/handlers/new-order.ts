@@ -33,8 +33,16 @@ export const newOrder: RiskHandler<'order.new'> = (ctx, cmd) => {
     out.reply = refusal('DUPLICATE_CLIENT_ORDER_ID', 'newClientOrderId is used by an active order');
     return;
   }
+  if (p.openOrderCount(cmd.user, market.symbol) >= market.maxOpenOrders) {
+    out.reply = refusal('MAX_OPEN_ORDERS', `Reach max open order limit (${market.maxOpenOrders}).`);
+    return;
+  }
   const order = { ...cmd, symbol: market.symbol };
   const type = order.orderType;
+  if (isTriggerOrderType(type) && p.waitingTriggerCount(cmd.user, market.symbol) >= market.maxAlgoOrders) {
+    out.reply = refusal('MAX_ALGO_ORDERS', `Reach max stop order limit (${market.maxAlgoOrders}).`);
+    return;
+  }
   if (isTriggerOrderType(type)) return newTrigger(ctx, { ...order, orderType: type }, market);
   const r = forwardOrder(ctx, order, 0);
   if (!r.ok) {

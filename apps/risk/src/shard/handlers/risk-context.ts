@@ -9,6 +9,7 @@ import {
 } from '@perp/domain';
 import { isOpen, recordClosed } from '../order-records';
 import type { RiskPartition } from '../risk-partition';
+import { finishAlgoOf } from './algo-records';
 import type { Output, ReplyBody } from '../turn-output';
 
 /** What a command handler works on: the partition's state, the input's place, its output. */
@@ -122,6 +123,7 @@ export function closeOrder(
   if (rec && isOpen(rec)) {
     closed = recordClosed(rec, status, time);
     p.close(closed);
+    finishAlgoOf(ctx, orderId, time, status === 'REJECTED');
     out.closed.push(closed);
     out.accountEvents.push({ type: 'order', user, order: closed });
   }
