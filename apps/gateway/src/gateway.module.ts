@@ -7,6 +7,8 @@ import { FapiAccountModule } from './fapi/account/fapi-account.module';
 import { FapiGeneralController } from './fapi/fapi-general.controller';
 import { FapiMarketModule } from './fapi/market/fapi-market.module';
 import { FapiMarketStatsModule } from './fapi/market-stats/market-stats.module';
+import { FapiAlgoOrdersController } from './fapi/orders/fapi-algo-orders.controller';
+import { AlgoOrderReader } from './fapi/orders/algo-order-reader';
 import { FapiOrdersController } from './fapi/orders/fapi-orders.controller';
 import { NativeMarketsController } from './native/markets.controller';
 import { OpenApiModule } from './openapi/openapi.module';
@@ -32,7 +34,8 @@ import { RateLimitsModule } from './rate-limits';
     AdminMarketsController,
     AdminAccountsController,
     FapiOrdersController,
+    FapiAlgoOrdersController,
   ],
-  providers: [AdminTokenGuard],
+  providers: [AdminTokenGuard, AlgoOrderReader],
 })
 export class GatewayModule {}

@@ -1,1 +1,2 @@
 export * from './keeper.module';
+export * from './keeper-clock';

@@ -1,5 +1,9 @@
 import { Module } from '@nestjs/common';
+import { KeeperClock } from './keeper-clock';
 
-/** trigger orders, trailing stops and GTD expiry. No business logic yet: see README's status table. */
-@Module({})
+/**
+ * The keeper: the clock on the log. Trigger, trailing and GTD decisions are made by the risk shards
+ * that hold the orders (DESIGN: time is an input), from the marks and these ticks.
+ */
+@Module({ providers: [KeeperClock], exports: [KeeperClock] })
 export class KeeperModule {}

@@ -13,4 +13,5 @@ export * from './messages/topics';
 export * from './messages/asyncapi';
 export * from './fapi/params';
 export * from './fapi/new-order';
+export * from './fapi/algo-order';
 export * from './fapi/param-schemas';

@@ -1,4 +1,4 @@
-import { FAPI_AUTH_ERRORS, FAPI_ERRORS, orderRecord } from '@perp/contracts';
+import { algoOrderRecord, FAPI_AUTH_ERRORS, FAPI_ERRORS, orderRecord } from '@perp/contracts';
 import { z } from 'zod';
 
 // Response records of FAPI, for the reference (the views in fapi/ build them; the OpenAPI e2e test
@@ -42,6 +42,19 @@ export const FapiAuthErrorBody = z
 export const FapiOrder = orderRecord.omit({ user: true }).meta({
   id: 'FapiOrder',
   description: 'An order (spec: Order record), as every order endpoint answers it.',
+});
+
+export const FapiAlgoOrder = algoOrderRecord.omit({ user: true, reason: true }).meta({
+  id: 'FapiAlgoOrder',
+  description:
+    'An algo (conditional) order (spec: Algo order record); actualOrderId is the order it fired as ("" before).',
+});
+
+export const FapiAlgoCancel = z.object({
+  algoId: z.number().int(),
+  clientAlgoId: z.string(),
+  code: z.literal('200'),
+  msg: z.literal('success'),
 });
 
 export const FapiBatchResult = z

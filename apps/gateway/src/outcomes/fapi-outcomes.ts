@@ -75,3 +75,22 @@ export function fapiUnanswered(published: boolean): FapiError {
     ? new FapiError('TIMEOUT', FAPI_TIMEOUT_MESSAGE)
     : new FapiError('DISCONNECTED', 'Internal error; the order service could not be reached.');
 }
+
+/**
+ * Algo orders: the reasons the spec's algo rows name keep their code; any other refusal of the
+ * order (quantity, price, mark, margin...) is what the spec calls an engine rejection, -1100.
+ */
+const ALGO_ROWS = new Set<OutcomeReason>([
+  'INVALID_SYMBOL',
+  'MARKET_NOT_TRADING',
+  'MISSING_PARAMETER',
+  'MAX_ALGO_ORDERS',
+  'MAX_OPEN_ORDERS',
+  'WOULD_TRIGGER_IMMEDIATELY',
+  'ORDER_NOT_FOUND',
+  'ALGO_ORDER_DONE',
+]);
+
+export function fapiAlgoRefusal(error: Pick<OutcomeError, 'reason' | 'msg'>): FapiError {
+  return ALGO_ROWS.has(error.reason) ? fapiRefusal(error) : new FapiError('ILLEGAL_CHARS', error.msg);
+}

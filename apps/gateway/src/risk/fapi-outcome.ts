@@ -1,5 +1,5 @@
 import type { OrderRecord } from '@perp/contracts';
-import { fapiRefusal, fapiUnanswered } from '../outcomes/fapi-outcomes';
+import { fapiAlgoRefusal, fapiRefusal, fapiUnanswered } from '../outcomes/fapi-outcomes';
 import type { RiskOutcome } from './risk-client';
 
 /**
@@ -17,4 +17,10 @@ export function fapiOrder(record: OrderRecord): Omit<OrderRecord, 'user'> {
   const { user: _owner, ...wire } = record;
   void _owner;
   return wire;
+}
+
+/** fapiResult for algo orders: refusals through the algo rows (fapiAlgoRefusal). */
+export function fapiAlgoResult(outcome: RiskOutcome): unknown {
+  if (!outcome.ok && !('unavailable' in outcome)) throw fapiAlgoRefusal(outcome.error);
+  return fapiResult(outcome);
 }

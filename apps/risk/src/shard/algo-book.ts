@@ -71,6 +71,13 @@ export class AlgoBook {
     return out.sort((a, b) => a.algoId - b.algoId);
   }
 
+  /** The user's live algo orders (NEW and TRIGGERED), by algoId. */
+  liveOf(user: string): AlgoOrderRecord[] {
+    const out: AlgoOrderRecord[] = [];
+    for (const { record: r } of this.live.values()) if (r.user === user) out.push(r);
+    return out.sort((a, b) => a.algoId - b.algoId);
+  }
+
   endedOf(user: string): AlgoOrderRecord[] {
     return this.ended.get(user) ?? [];
   }

@@ -186,7 +186,7 @@ export class RiskShard {
       v: 1,
       user,
       time,
-      open: p.algos.openOf(user),
+      live: p.algos.liveOf(user),
       ended: p.algos.endedOf(user),
     };
     return { key: HOT_KEYS.algoOrders(user), value: JSON.stringify(projection) };

@@ -13,7 +13,7 @@ export const HOT_KEYS = {
   account: (user: string) => `account:${user}`,
   /** An order that left the book (kept a day; history is in Postgres). */
   closedOrder: (orderId: string) => `order:${orderId}`,
-  /** One user's algo orders: the open ones and the recently ended (GET algo order queries). */
+  /** One user's algo orders: the live ones and the recently ended (GET algo order queries). */
   algoOrders: (user: string) => `algo:${user}`,
   /** Latest mark and index price of a symbol (hash). */
   price: (symbol: string) => `price:${symbol}`,
@@ -54,12 +54,12 @@ export function parseOrderRecord(json: string): OrderRecord {
   return orderRecord.parse(JSON.parse(json));
 }
 
-/** What risk writes at HOT_KEYS.algoOrders: open algo orders and the last ended ones, oldest first. */
+/** What risk writes at HOT_KEYS.algoOrders: live algo orders (NEW, TRIGGERED) and the last ended ones, oldest first. */
 export const algoOrdersProjection = z.object({
   v: z.literal(1),
   user: address,
   time: ms,
-  open: z.array(algoOrderRecord),
+  live: z.array(algoOrderRecord),
   ended: z.array(algoOrderRecord),
 });
 export type AlgoOrdersProjection = z.infer<typeof algoOrdersProjection>;

@@ -57,6 +57,10 @@ export const envSchema = z
     CHAIN_RPC_URL: url(['http:', 'https:']).optional(),
     PRICE_FEED_INTERVAL_MS: z.coerce.number().int().min(10).max(3_600_000).default(1000),
     PRICE_FEED_SEED: z.coerce.number().int().min(0).max(0xffffffff).default(1),
+    // The keeper's clock: one tick on the log every KEEPER_TICK_MS (GTD expiry reads its time);
+    // KEEPER_CLOCK_SKEW_MS moves its time ahead (test chains: a GTD order expires without waiting).
+    KEEPER_TICK_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+    KEEPER_CLOCK_SKEW_MS: z.coerce.number().int().min(0).max(86_400_000).default(0),
   })
   .superRefine((env, ctx) => {
     if (env.BUS === 'kafka' && !env.KAFKA_BROKERS)
