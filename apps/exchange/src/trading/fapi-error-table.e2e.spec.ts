@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PERSISTENCE_DATA_SOURCE } from '@perp/persistence';
 import { RiskCommandsConsumer } from '@perp/risk';
 import { type InProcessExchange, startInProcessExchange } from '../testing/in-process-exchange';
@@ -15,10 +17,13 @@ import {
   signed,
   type SignedOptions,
 } from '@perp/testing';
-import { adminRequest, deposit, newTrader, type Trader } from './trading.harness';
+import { adminRequest, deposit, eventually, newTrader, type Trader } from './trading.harness';
 
 const BTC = 'BTCUSDT';
 const ORDERS_PER_10S = 60;
+/** A market added by the operator with small order limits (MAX_NUM_ORDERS 2, MAX_NUM_ALGO_ORDERS 1). */
+const SMALL = 'ALGOUSDT';
+const DAY = 24 * 3600_000;
 
 type Row = [name: string, status: number, code: number | string, request: () => Promise<HttpResponse>];
 
@@ -31,6 +36,9 @@ describe('FAPI error tables, row by row', () => {
   let maker: Trader;
   let poor: Trader;
   let hammer: Trader;
+  let algoT: Trader;
+  let full: Trader;
+  let failedAlgoId: number;
   let token: string;
 
   const req = (who: Trader | KeyPair, path: string, o: SignedOptions = {}) =>
@@ -46,6 +54,53 @@ describe('FAPI error tables, row by row', () => {
       quantity: '0.01',
       ...params,
     });
+
+  const algo = (who: Trader, params: Record<string, string>) =>
+    post(who, 'v1/algoOrder', {
+      symbol: BTC,
+      side: 'BUY',
+      type: 'STOP_MARKET',
+      triggerPrice: '51000',
+      quantity: '0.01',
+      ...params,
+    });
+  const ok = async (r: Promise<HttpResponse>) => {
+    const done = await r;
+    expect({ status: done.status, body: done.body }).toMatchObject({ status: 200 });
+    return done;
+  };
+
+  /** ALGOUSDT: algoT holds its one waiting algo order, full its two open orders, poor a FAILED algo order. */
+  async function smallMarket(): Promise<void> {
+    const chain = JSON.parse(
+      readFileSync(join(__dirname, '../../../../deploy/chains/devnet/chain.json'), 'utf8'),
+    ) as { markets: Record<string, unknown>[] };
+    const { referencePrice: _ref, ...btc } = chain.markets.find((m) => m.symbol === BTC)!;
+    void _ref;
+    const market = { ...btc, symbol: SMALL, baseAsset: 'ALGO', maxOpenOrders: 2, maxAlgoOrders: 1, rank: 99 };
+    expect((await adminRequest(ex.url, ex.adminToken, '/markets', 'POST', market)).status).toBe(200);
+    expect(
+      (await adminRequest(ex.url, ex.adminToken, `/prices/${SMALL}`, 'POST', { indexPrice: '50000' })).status,
+    ).toBe(200);
+    [algoT, full] = [await newTrader(ex.url), await newTrader(ex.url)];
+    for (const who of [algoT, full]) await deposit(ex.url, ex.adminToken, who.address, '10000');
+    const first = await eventually(
+      () => algo(algoT, { symbol: SMALL }),
+      (r) => r.status === 200,
+    );
+    expect(first.status).toBe(200);
+    for (const price of ['49000', '48000']) await ok(order(full, { symbol: SMALL, price }));
+    // 0.01 at 50100 needs about 25 USDT of margin at firing: poor has 10.
+    const doomed = await ok(algo(poor, { symbol: SMALL, triggerPrice: '50100' }));
+    failedAlgoId = doomed.body.algoId as number;
+    expect(
+      (await adminRequest(ex.url, ex.adminToken, `/prices/${SMALL}`, 'POST', { indexPrice: '50200' })).status,
+    ).toBe(200);
+    await eventually(
+      async () => (await req(poor, 'v1/algoOrder', { params: { algoId: String(failedAlgoId) } })).body,
+      (b) => (b as { algoStatus?: string }).algoStatus === 'FAILED',
+    );
+  }
 
   beforeAll(async () => {
     ex = await startInProcessExchange({
@@ -65,6 +120,7 @@ describe('FAPI error tables, row by row', () => {
     // A resting ask for the GTX row; a resting bid of t's for the duplicate client id row.
     expect((await order(maker, { side: 'SELL', price: '50100' })).status).toBe(200);
     expect((await order(t, { newClientOrderId: 'resting-1' })).status).toBe(200);
+    await smallMarket();
   });
 
   afterAll(async () => {
@@ -164,6 +220,94 @@ describe('FAPI error tables, row by row', () => {
       () => post(t, 'v1/marginType', { symbol: BTC, marginType: 'ISOLATED' }),
     ],
     ['hedge mode', 400, -4059, () => post(t, 'v1/positionSide/dual', { dualSidePosition: 'true' })],
+
+    // The algo section: POST and DELETE /fapi/v1/algoOrder, the algo queries.
+    ['algo: unparseable quantity', 400, -1100, () => algo(t, { quantity: '1x' })],
+    [
+      'algo: callbackRate above 10',
+      400,
+      -1100,
+      () => algo(t, { type: 'TRAILING_STOP_MARKET', triggerPrice: '', callbackRate: '10.5' }),
+    ],
+    [
+      'algo: callbackRate below 0.1',
+      400,
+      -1100,
+      () => algo(t, { type: 'TRAILING_STOP_MARKET', triggerPrice: '', callbackRate: '0.09' }),
+    ],
+    [
+      'algo: goodTillDate less than 600 s ahead',
+      400,
+      -1100,
+      () => algo(t, { timeInForce: 'GTD', goodTillDate: String(Date.now() + 500_000) }),
+    ],
+    ['algo: refused by the engine (below one lot)', 400, -1100, () => algo(t, { quantity: '0.0001' })],
+    [
+      'algo: query window above 7 days',
+      400,
+      -1100,
+      () =>
+        req(t, 'v1/allAlgoOrders', {
+          params: { symbol: BTC, startTime: String(Date.now() - 8 * DAY), endTime: String(Date.now()) },
+        }),
+    ],
+    ['algo: missing triggerPrice', 400, -1102, () => algo(t, { triggerPrice: '' })],
+    ['algo: STOP without price', 400, -1102, () => algo(t, { type: 'STOP' })],
+    ['algo: missing quantity', 400, -1102, () => algo(t, { quantity: '' })],
+    [
+      'algo: trailing stop without callbackRate',
+      400,
+      -1102,
+      () => algo(t, { type: 'TRAILING_STOP_MARKET', triggerPrice: '' }),
+    ],
+    ['algo: GTD without goodTillDate', 400, -1102, () => algo(t, { timeInForce: 'GTD' })],
+    ['algo: cancel without an id', 400, -1102, () => req(t, 'v1/algoOrder', { method: 'DELETE' })],
+    ['algo: closePosition with quantity', 400, -1106, () => algo(t, { closePosition: 'true' })],
+    [
+      'algo: closePosition with reduceOnly',
+      400,
+      -1106,
+      () => algo(t, { closePosition: 'true', quantity: '', reduceOnly: 'true' }),
+    ],
+    [
+      'algo: closePosition on a STOP',
+      400,
+      -1106,
+      () => algo(t, { closePosition: 'true', quantity: '', type: 'STOP', price: '51000' }),
+    ],
+    ['algo: symbol not configured', 400, -1121, () => algo(t, { symbol: 'NOPEUSDT' })],
+    ['algo: unknown algoType', 400, -1130, () => algo(t, { algoType: 'VP' })],
+    ['algo: unknown side', 400, -1130, () => algo(t, { side: 'UP' })],
+    ['algo: unknown type', 400, -1130, () => algo(t, { type: 'LIMIT' })],
+    ['algo: positionSide other than BOTH', 400, -1130, () => algo(t, { positionSide: 'LONG' })],
+    [
+      'algo: trigger-order limit reached',
+      400,
+      -2010,
+      () => algo(algoT, { symbol: SMALL, triggerPrice: '52000' }),
+    ],
+    [
+      'algo: cancel of a FAILED algo order',
+      400,
+      -2011,
+      () => req(poor, 'v1/algoOrder', { method: 'DELETE', params: { algoId: String(failedAlgoId) } }),
+    ],
+    [
+      'algo: cancel of an unknown algo order',
+      404,
+      -2013,
+      () => req(t, 'v1/algoOrder', { method: 'DELETE', params: { algoId: '424242' } }),
+    ],
+    [
+      'algo: query of an unknown algo order',
+      404,
+      -2013,
+      () => req(t, 'v1/algoOrder', { params: { algoId: '1' } }),
+    ],
+    ['algo: would trigger immediately', 400, -2021, () => algo(t, { side: 'SELL' })],
+    // Binance's -2025, beyond the spec's table: the symbol's MAX_NUM_ORDERS open orders reached.
+    ['open-order limit reached (order)', 400, -2025, () => order(full, { symbol: SMALL, price: '47000' })],
+    ['open-order limit reached (algo)', 400, -2025, () => algo(full, { symbol: SMALL })],
   ];
 
   it.each(business)('%s: %i {code: %i, msg}', async (_name, status, code, request) => {
