@@ -22,10 +22,10 @@ export const FAPI_ERRORS = {
   NO_SUCH_ORDER: { code: -2013, http: 404 },
   API_KEY_FORMAT: { code: -2014, http: 400 },
   MARGIN_INSUFFICIENT: { code: -2019, http: 400 },
-  /** Not in the spec's table: Binance's answer when the symbol's open-order maximum is reached. */
-  MAX_OPEN_ORDER_EXCEEDED: { code: -2025, http: 400 },
   ORDER_WOULD_TRIGGER_IMMEDIATELY: { code: -2021, http: 400 },
   REDUCEONLY_REJECT: { code: -2022, http: 400 },
+  /** Not in the spec's table: Binance's answer when the symbol's open-order maximum is reached. */
+  MAX_OPEN_ORDER_EXCEEDED: { code: -2025, http: 400 },
   INVALID_LEVERAGE: { code: -4028, http: 400 },
   NO_NEED_TO_CHANGE_MARGIN_TYPE: { code: -4046, http: 400 },
   NO_NEED_TO_CHANGE_POSITION_SIDE: { code: -4059, http: 400 },
