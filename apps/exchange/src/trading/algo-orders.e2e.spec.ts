@@ -1,7 +1,7 @@
-import ccxt from 'ccxt';
+import type ccxt from 'ccxt';
 import { signed } from '@perp/testing';
 import { type InProcessExchange, startInProcessExchange } from '../testing/in-process-exchange';
-import { adminRequest, deposit, eventually, newTrader, type Trader } from './trading.harness';
+import { adminRequest, ccxtClient, deposit, eventually, newTrader, type Trader } from './trading.harness';
 
 const BTC = 'BTCUSDT';
 const CCXT_BTC = 'BTC/USDT:USDT';
@@ -271,15 +271,7 @@ describe('FAPI algo orders (conditional, trailing, GTD, closePosition)', () => {
     let c: InstanceType<typeof ccxt.binanceusdm>;
 
     beforeAll(async () => {
-      const t = await funded();
-      c = new ccxt.binanceusdm({
-        apiKey: t.key.api_key,
-        secret: t.key.secret_key,
-        options: { fetchCurrencies: false },
-      });
-      const api = c.urls['api'] as Record<string, string>;
-      for (const name of Object.keys(api))
-        if (name.startsWith('fapi')) api[name] = api[name]!.replace('https://fapi.binance.com', ex.url);
+      c = ccxtClient(ex.url, await funded());
       await c.loadMarkets();
     });
 

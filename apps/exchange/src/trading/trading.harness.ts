@@ -1,3 +1,4 @@
+import ccxt from 'ccxt';
 import { type BaseWallet, Wallet } from 'ethers';
 import { createKey, json, type HttpResponse, type KeyPair, login } from '@perp/testing';
 
@@ -51,4 +52,18 @@ export async function deposit(
 ): Promise<void> {
   const r = await adminRequest(url, adminToken, '/deposits', 'POST', { address, asset: 'USDT', amount });
   if (r.status !== 200) throw new Error(`deposit: ${r.status} ${r.text}`);
+}
+
+/** ccxt's binanceusdm for `t`, its FAPI URLs pointed at `url`. */
+export function ccxtClient(url: string, t: Trader): InstanceType<typeof ccxt.binanceusdm> {
+  // fetchCurrencies off: with keys, loadMarkets would also call Binance's spot wallet (sapi).
+  const c = new ccxt.binanceusdm({
+    apiKey: t.key.api_key,
+    secret: t.key.secret_key,
+    options: { fetchCurrencies: false },
+  });
+  const api = c.urls['api'] as Record<string, string>;
+  for (const name of Object.keys(api))
+    if (name.startsWith('fapi')) api[name] = api[name]!.replace('https://fapi.binance.com', url);
+  return c;
 }

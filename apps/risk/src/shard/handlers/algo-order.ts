@@ -17,6 +17,7 @@ import {
   type RiskCommandOf,
   type RiskContext,
   type RiskHandler,
+  tradingMarket,
 } from './risk-context';
 
 type NewAlgoCommand = RiskCommandOf<'algo.new'>;
@@ -28,13 +29,8 @@ type NewAlgoCommand = RiskCommandOf<'algo.new'>;
  */
 export const newAlgoOrder: RiskHandler<'algo.new'> = (ctx, cmd) => {
   const { p, m, out } = ctx;
-  const market = ctx.markets.find(cmd.symbol);
-  if (!market || market.status !== 'TRADING') {
-    out.reply = market
-      ? refusal('MARKET_NOT_TRADING', `${market.symbol} is not trading`)
-      : refusal('INVALID_SYMBOL', `no market ${cmd.symbol}`);
-    return;
-  }
+  const market = tradingMarket(ctx, cmd.symbol);
+  if (!market) return;
   const refused = limitRefusal(ctx, cmd, market);
   if (refused) return void (out.reply = refused);
   const algoId = Number(m.offset) * 1024 + m.partition;

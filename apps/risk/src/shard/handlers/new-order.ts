@@ -9,6 +9,7 @@ import {
   refusal,
   type RiskContext,
   type RiskHandler,
+  tradingMarket,
 } from './risk-context';
 
 /**
@@ -17,13 +18,8 @@ import {
  */
 export const newOrder: RiskHandler<'order.new'> = (ctx, cmd) => {
   const { p, out } = ctx;
-  const market = ctx.markets.find(cmd.symbol);
-  if (!market || market.status !== 'TRADING') {
-    out.reply = market
-      ? refusal('MARKET_NOT_TRADING', `${market.symbol} is not trading`)
-      : refusal('INVALID_SYMBOL', `no market ${cmd.symbol}`);
-    return;
-  }
+  const market = tradingMarket(ctx, cmd.symbol);
+  if (!market) return;
   if (p.record(cmd.orderId)) {
     out.reply = refusal('DUPLICATE_ORDER_ID', 'order id already in use');
     return;

@@ -1,6 +1,7 @@
 import type { BusMessage } from '@perp/bus';
 import { type OrderRecord, type OutcomeReason, outputId, type RiskCommand } from '@perp/contracts';
 import {
+  type Market,
   type MarketRegistry,
   type Money,
   parseDecimal,
@@ -26,6 +27,16 @@ export interface RiskContext {
 export type RiskCommandOf<K extends RiskCommand['type']> = Extract<RiskCommand, { type: K }>;
 export type RiskHandler<K extends RiskCommand['type']> = (ctx: RiskContext, cmd: RiskCommandOf<K>) => void;
 export type NewOrderCommand = RiskCommandOf<'order.new'>;
+
+/** The market of an order command if it is TRADING; otherwise the reply is its refusal. */
+export function tradingMarket(ctx: RiskContext, symbol: string): Market | undefined {
+  const market = ctx.markets.find(symbol);
+  if (market?.status === 'TRADING') return market;
+  ctx.out.reply = market
+    ? refusal('MARKET_NOT_TRADING', `${market.symbol} is not trading`)
+    : refusal('INVALID_SYMBOL', `no market ${symbol}`);
+  return undefined;
+}
 
 /** A refusal as the reply: a neutral reason (the domain's reasons are among them) and a message. */
 export function refusal(reason: OutcomeReason, msg: string): ReplyBody {
