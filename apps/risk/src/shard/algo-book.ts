@@ -27,12 +27,13 @@ export type SerializedAlgo = Omit<LiveAlgo, 'trailing'> & { trailing?: Serialize
 const ENDED_PER_USER = 200;
 
 /**
- * The algo orders of one risk partition: live ones by algoId (with indexes by client id, by the
- * order they fired as, trailing stops per symbol, GTD deadlines) and the last ended ones per user.
+ * The algo orders of one risk partition: live ones by algoId (with indexes by user, by the order
+ * they fired as, trailing stops per symbol, GTD deadlines) and the last ended ones per user.
  * NEW ones are counted per user and symbol so the market's limits are checked in O(1).
  */
 export class AlgoBook {
   private readonly live = new Map<number, LiveAlgo>();
+  private readonly liveByUser = new Map<string, Set<number>>();
   private readonly byOrderId = new Map<string, number>();
   private readonly trailingBySymbol = new Map<string, Set<number>>();
   private readonly gtd = new Map<number, number>();
@@ -48,10 +49,7 @@ export class AlgoBook {
   find(user: string, algoId?: number, clientAlgoId?: string): AlgoOrderRecord | undefined {
     const match = (r: AlgoOrderRecord) =>
       r.user === user && (algoId !== undefined ? r.algoId === algoId : r.clientAlgoId === clientAlgoId);
-    if (algoId !== undefined) {
-      const l = this.live.get(algoId);
-      if (l && match(l.record)) return l.record;
-    } else for (const l of this.live.values()) if (match(l.record)) return l.record;
+    for (const r of this.liveOf(user)) if (match(r)) return r;
     const ended = this.ended.get(user) ?? [];
     for (let i = ended.length - 1; i >= 0; i--) if (match(ended[i]!)) return ended[i];
     return undefined;
@@ -64,18 +62,16 @@ export class AlgoBook {
   }
 
   openOf(user: string, symbol?: string): AlgoOrderRecord[] {
-    const out: AlgoOrderRecord[] = [];
-    for (const { record: r } of this.live.values())
-      if (r.user === user && isAlgoOpen(r.algoStatus) && (symbol === undefined || r.symbol === symbol))
-        out.push(r);
-    return out.sort((a, b) => a.algoId - b.algoId);
+    return this.liveOf(user).filter(
+      (r) => isAlgoOpen(r.algoStatus) && (symbol === undefined || r.symbol === symbol),
+    );
   }
 
   /** The user's live algo orders (NEW and TRIGGERED), by algoId. */
   liveOf(user: string): AlgoOrderRecord[] {
-    const out: AlgoOrderRecord[] = [];
-    for (const { record: r } of this.live.values()) if (r.user === user) out.push(r);
-    return out.sort((a, b) => a.algoId - b.algoId);
+    return [...(this.liveByUser.get(user) ?? [])]
+      .map((id) => this.live.get(id)!.record)
+      .sort((a, b) => a.algoId - b.algoId);
   }
 
   endedOf(user: string): AlgoOrderRecord[] {
@@ -99,6 +95,9 @@ export class AlgoBook {
     const before = this.live.get(r.algoId);
     if (before && isAlgoOpen(before.record.algoStatus)) this.waiting.remove(key(r));
     this.live.set(r.algoId, algo);
+    let mine = this.liveByUser.get(r.user);
+    if (!mine) this.liveByUser.set(r.user, (mine = new Set()));
+    mine.add(r.algoId);
     if (isAlgoOpen(r.algoStatus)) {
       this.waiting.add(key(r));
       if (algo.trailing) this.trailingSet(r.symbol).add(r.algoId);
@@ -116,6 +115,9 @@ export class AlgoBook {
     if (before) {
       if (isAlgoOpen(before.record.algoStatus)) this.waiting.remove(key(record));
       this.live.delete(record.algoId);
+      const mine = this.liveByUser.get(record.user);
+      mine?.delete(record.algoId);
+      if (mine?.size === 0) this.liveByUser.delete(record.user);
       this.trailingBySymbol.get(record.symbol)?.delete(record.algoId);
       this.gtd.delete(record.algoId);
       if (before.record.actualOrderId) this.byOrderId.delete(before.record.actualOrderId);
