@@ -69,7 +69,6 @@ export const cancelAlgoOrder: RiskHandler<'algo.cancel'> = (ctx, cmd) => {
 export const cancelAllAlgoOrders: RiskHandler<'algo.cancelAll'> = (ctx, cmd) => {
   const { p, out } = ctx;
   for (const r of p.algos.openOf(cmd.user, cmd.symbol)) cancelLive(ctx, p.algos.get(r.algoId)!, cmd.time);
-  out.users.add(cmd.user);
   out.reply = { ok: true, result: {} };
 };
 
