@@ -1,5 +1,6 @@
 import type ccxt from 'ccxt';
-import { signed } from '@perp/testing';
+import { json, login, signed } from '@perp/testing';
+import { Wallet } from 'ethers';
 import { type InProcessExchange, startInProcessExchange } from '../testing/in-process-exchange';
 import { adminRequest, ccxtClient, deposit, eventually, newTrader, type Trader } from './trading.harness';
 
@@ -265,6 +266,52 @@ describe('FAPI algo orders (conditional, trailing, GTD, closePosition)', () => {
       await signed(ex.url, '/fapi/v1/algoOrder', t.key, { method: 'DELETE', params: { algoId: String(id) } }),
     ).toMatchObject({ status: 400, body: { code: -2011 } });
     await mark('50000');
+  });
+
+  it('native: stop and take-profit orders through POST /api/v1/orders, listed, read and cancelled by id', async () => {
+    const wallet = Wallet.createRandom();
+    const token = await login(ex.url, wallet);
+    await deposit(ex.url, ex.adminToken, wallet.address.toLowerCase(), '10000');
+    const api = (method: string, path: string, body?: unknown) =>
+      json(`${ex.url}/api/v1/orders${path}`, method, body, token);
+    const placed = await api('POST', '', {
+      symbol: 'BTC-USD',
+      side: 'sell',
+      type: 'stop_limit',
+      quantity: '0.01',
+      trigger_price: '45000',
+      price: '44900',
+      client_order_id: 'front-sl',
+    });
+    expect(placed).toMatchObject({
+      status: 200,
+      body: {
+        id: expect.stringMatching(/^\d+$/),
+        client_order_id: 'front-sl',
+        symbol: 'BTCUSDT',
+        type: 'stop_limit',
+        status: 'new',
+        trigger_price: '45000.0',
+        price: '44900.0',
+        quantity: '0.010',
+        order_id: null,
+      },
+    });
+    const id = placed.body.id as string;
+    expect(((await api('GET', '')).body as { id: string }[]).map((o) => o.id)).toEqual([id]);
+    expect(await api('GET', `/${id}`)).toMatchObject({ status: 200, body: { id, status: 'new' } });
+    expect(
+      await api('POST', '', {
+        symbol: 'BTCUSDT',
+        side: 'buy',
+        type: 'take_profit_market',
+        quantity: '0.01',
+        trigger_price: '60000',
+      }),
+    ).toMatchObject({ status: 400, body: { code: 'INVALID_REQUEST' } });
+    expect(await api('DELETE', `/${id}`)).toMatchObject({ status: 200, body: { id, status: 'canceled' } });
+    expect((await api('GET', '')).body).toEqual([]);
+    expect(await api('GET', '/4242')).toMatchObject({ status: 404, body: { code: 'ORDER_NOT_FOUND' } });
   });
 
   describe('ccxt binanceusdm', () => {

@@ -2,24 +2,28 @@ import { z } from 'zod';
 import { NATIVE_ORDER_BODY } from '../native/trading/native-order-body';
 import { NativeOrdersController } from '../native/trading/native-orders.controller';
 import { API_DOC, type ApiDocSpec } from './api-doc';
-import { NativeOrder } from './native-responses';
+import { NativeAnyOrder } from './native-responses';
 
 // The native order routes' documentation, applied from here so that the controller (which the
 // slippage work changes) stays as it is. POST parses its body with NATIVE_ORDER_BODY
 // (parseNativeOrder), the schema documented here.
 
-const orderId = { id: z.string().meta({ description: 'Order id (UUID)' }) };
+const orderId = {
+  id: z.string().meta({ description: 'Order id (UUID), or a conditional order id (digits)' }),
+};
 
 const DOCS: Record<string, ApiDocSpec> = {
   place: {
     tag: 'orders',
-    summary: 'Place a limit or market order',
+    summary: 'Place a limit, market, stop or take-profit order',
     description:
       'Answers after the engine handled the order and its own fills were settled (read-your-writes). ' +
+      'The stop_* and take_profit_* types are conditional: they answer at once with the conditional order ' +
+      '(id of digits, status new) and wait for the mark price to reach trigger_price. ' +
       'When `leverage` is sent it is set first, as the standing leverage of the symbol, and stays set even ' +
       'if the order is then refused.',
     body: NATIVE_ORDER_BODY,
-    response: NativeOrder,
+    response: NativeAnyOrder,
     errors: [
       'INVALID_SYMBOL',
       'INVALID_AMOUNT',
@@ -36,23 +40,23 @@ const DOCS: Record<string, ApiDocSpec> = {
   },
   open: {
     tag: 'orders',
-    summary: 'Your open orders, oldest first',
+    summary: 'Your open orders, oldest first, then your waiting conditional orders',
     query: { symbol: z.string().optional().meta({ description: 'Only this market (any alias)' }) },
-    response: z.array(NativeOrder),
+    response: z.array(NativeAnyOrder),
     errors: ['INVALID_MARKET'],
   },
   one: {
     tag: 'orders',
-    summary: 'One of your orders, open or done',
+    summary: 'One of your orders, open or done (a conditional one by its id of digits)',
     path: orderId,
-    response: NativeOrder,
+    response: NativeAnyOrder,
     errors: ['ORDER_NOT_OWNED', 'ORDER_NOT_FOUND'],
   },
   cancel: {
     tag: 'orders',
-    summary: 'Cancel an open order',
+    summary: 'Cancel an open order, or a waiting conditional one',
     path: orderId,
-    response: NativeOrder,
+    response: NativeAnyOrder,
     errors: ['ORDER_NOT_CANCELLABLE', 'ORDER_NOT_OWNED', 'ORDER_NOT_FOUND', 'SERVICE_UNAVAILABLE'],
   },
 };

@@ -104,6 +104,33 @@ export const NativeOrder = z
   })
   .meta({ id: 'NativeOrder' });
 
+export const NativeConditionalOrder = z
+  .object({
+    id: z.string().regex(/^\d+$/).meta({ description: 'Conditional order id (digits)' }),
+    client_order_id: z.string(),
+    symbol: z.string(),
+    side: z.enum(['buy', 'sell']),
+    type: z.enum([
+      'stop_market',
+      'stop_limit',
+      'take_profit_market',
+      'take_profit_limit',
+      'trailing_stop_market',
+    ]),
+    status: z.enum(['new', 'triggered', 'finished', 'canceled', 'expired', 'failed']),
+    trigger_price: dec('The mark price that fires it'),
+    price: dec('Limit price after the trigger; null for the market forms').nullable(),
+    quantity: dec(),
+    reduce_only: z.boolean(),
+    order_id: z.string().nullable().meta({ description: 'The order it fired as; null while it waits' }),
+    created_at: iso(),
+    updated_at: iso(),
+  })
+  .meta({ id: 'NativeConditionalOrder' });
+
+/** An ordinary order or a conditional one (the id says which: a UUID or digits). */
+export const NativeAnyOrder = z.union([NativeOrder, NativeConditionalOrder]);
+
 const Position = z
   .object({
     id: z.string().meta({ description: 'Position id, used by the collateral routes' }),

@@ -1,6 +1,6 @@
 import { NativeError } from '@perp/contracts';
 import { MarketRegistry, Money, parseMarket } from '@perp/domain';
-import { lotQuantity, nativeOrderCommand, parseNativeOrder } from './native-order-body';
+import { lotQuantity, nativeAlgoCommand, nativeOrderCommand, parseNativeOrder } from './native-order-body';
 
 const btc = parseMarket({
   symbol: 'BTCUSDT',
@@ -35,6 +35,13 @@ function refusal(body: unknown): { code: string; status: number } | undefined {
 }
 
 const limit = { symbol: 'BTCUSDT', side: 'buy', type: 'limit', quantity: '0.01', price: '50000' };
+const stop = {
+  symbol: 'BTC-USD',
+  side: 'sell',
+  type: 'stop_market',
+  quantity: '0.01',
+  trigger_price: '48000',
+};
 
 describe('parseNativeOrder', () => {
   it('normalizes symbol aliases and case-insensitive enums', () => {
@@ -104,6 +111,13 @@ describe('parseNativeOrder', () => {
       400,
     ],
     ['not an object', ['x'], 'INVALID_REQUEST', 400],
+    ['stop without trigger_price', { ...stop, trigger_price: undefined }, 'INVALID_REQUEST', 400],
+    ['trigger_price on a limit order', { ...limit, trigger_price: '49000' }, 'INVALID_REQUEST', 400],
+    ['trigger_price off the tick', { ...stop, trigger_price: '48000.05' }, 'INVALID_REQUEST', 400],
+    ['zero trigger_price', { ...stop, trigger_price: '0' }, 'INVALID_REQUEST', 400],
+    ['stop_market with a price', { ...stop, price: '48000' }, 'INVALID_REQUEST', 400],
+    ['stop_limit without price', { ...stop, type: 'stop_limit' }, 'PRICE_REQUIRED', 400],
+    ['conditional with time_in_force', { ...stop, time_in_force: 'gtc' }, 'INVALID_REQUEST', 400],
   ])('%s: %s', (_name, body, code, status) => {
     expect(refusal(body)).toEqual({ code, status });
   });
@@ -145,5 +159,31 @@ describe('lotQuantity', () => {
   it('floors to the lot, as risk does', () => {
     expect(lotQuantity(btc, new Money('0.0129')).toFixed()).toBe('0.012');
     expect(lotQuantity(btc, new Money('0.0009')).toFixed()).toBe('0');
+  });
+});
+
+describe('nativeAlgoCommand', () => {
+  it('builds the algo.new command FAPI POST /fapi/v1/algoOrder would send', () => {
+    const input = parseNativeOrder(
+      { ...stop, type: 'Take_Profit_Limit', price: '52100', trigger_price: '52000', client_order_id: 'tp-1' },
+      markets,
+    );
+    expect(nativeAlgoCommand(input, USER)).toEqual({
+      type: 'algo.new',
+      clientAlgoId: 'tp-1',
+      user: USER,
+      symbol: 'BTCUSDT',
+      side: 'SELL',
+      orderType: 'TAKE_PROFIT',
+      quantity: '0.01',
+      price: '52100',
+      triggerPrice: '52000',
+      closePosition: false,
+      reduceOnly: false,
+      timeInForce: 'GTC',
+      workingType: 'MARK_PRICE',
+      priceProtect: false,
+    });
+    expect(() => nativeOrderCommand(input, USER, '00000000-0000-4000-8000-000000000003')).toThrow();
   });
 });

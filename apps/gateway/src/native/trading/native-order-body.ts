@@ -1,8 +1,10 @@
 import {
+  type AlgoOrderCommandBody,
   CLIENT_ORDER_ID,
   FapiError,
   NativeError,
   type NativeErrorCode,
+  parseAlgoOrder,
   parseNewOrder,
   type RawParams,
 } from '@perp/contracts';
@@ -16,11 +18,22 @@ import { nativeFromFapi } from './native-refusal';
 export type Json = Record<string, unknown>;
 export type NewOrderCommand = Extract<RiskCommandBody, { type: 'order.new' }>;
 
+/** Conditional types: wait for the mark to reach trigger_price, then a MARKET or a LIMIT at price. */
+export const NATIVE_CONDITIONAL_TYPES = {
+  STOP_MARKET: 'STOP_MARKET',
+  STOP_LIMIT: 'STOP',
+  TAKE_PROFIT_MARKET: 'TAKE_PROFIT_MARKET',
+  TAKE_PROFIT_LIMIT: 'TAKE_PROFIT',
+} as const;
+type ConditionalType = keyof typeof NATIVE_CONDITIONAL_TYPES;
+
 /** A validated POST /api/v1/orders body. */
 export interface NativeOrderInput {
   market: Market;
   side: 'BUY' | 'SELL';
-  type: 'LIMIT' | 'MARKET';
+  type: 'LIMIT' | 'MARKET' | ConditionalType;
+  /** Conditional types: the mark price that fires the order. */
+  triggerPrice?: Money;
   quantity: Money;
   price?: Money;
   leverage?: number;
@@ -75,7 +88,20 @@ export const NATIVE_ORDER_BODY = {
   symbol: symbolField('Market, any alias (BTC-USD, BTC/USDT, btcusdt); or send market_symbol'),
   market_symbol: symbolField('Same as symbol'),
   side: caseless('side', { BUY: 'BUY', SELL: 'SELL' } as const, 'Required'),
-  type: caseless('type', { LIMIT: 'LIMIT', MARKET: 'MARKET' } as const, 'Required'),
+  type: caseless(
+    'type',
+    {
+      LIMIT: 'LIMIT',
+      MARKET: 'MARKET',
+      STOP_MARKET: 'STOP_MARKET',
+      STOP_LIMIT: 'STOP_LIMIT',
+      TAKE_PROFIT_MARKET: 'TAKE_PROFIT_MARKET',
+      TAKE_PROFIT_LIMIT: 'TAKE_PROFIT_LIMIT',
+    } as const,
+    'Required. The stop_* and take_profit_* types are conditional: they wait for the mark price to reach ' +
+      'trigger_price (a stop buys on a rise and sells on a fall, a take-profit the other way), then become ' +
+      'a market order, or a limit order at price for the *_limit forms',
+  ),
   quantity: decimalValue('INVALID_AMOUNT', 'quantity must be a positive decimal string')
     .refine((q) => q.gt(0), nativeIssue('INVALID_AMOUNT', 'quantity must be a positive decimal string'))
     .meta({ description: 'Base quantity, positive (floored to the lot size)', examples: ['0.01'] }),
@@ -84,6 +110,14 @@ export const NATIVE_ORDER_BODY = {
     .optional()
     .meta({
       description: 'Limit orders: required (PRICE_REQUIRED), on the tick size. Market orders: not accepted',
+    }),
+  trigger_price: decimalValue('INVALID_REQUEST', 'trigger_price must be a positive decimal string')
+    .refine((p) => p.gt(0), nativeIssue('INVALID_REQUEST', 'trigger_price must be a positive decimal string'))
+    .optional()
+    .meta({
+      description:
+        'Conditional types: required, on the tick size; the order waits until the mark price reaches it ' +
+        '(already reached: INVALID_REQUEST). Other types: not accepted',
     }),
   leverage: z
     .union(
@@ -164,9 +198,17 @@ export function parseNativeOrder(raw: unknown, markets: MarketRegistry): NativeO
   if (!type) throw new NativeError('INVALID_REQUEST', 'type is required (limit or market)');
 
   const quantity = body.get('quantity');
+  const conditional = type in NATIVE_CONDITIONAL_TYPES;
+  const triggerPrice = body.get('trigger_price');
+  if (conditional && !triggerPrice)
+    throw new NativeError('INVALID_REQUEST', 'trigger_price is required for stop and take-profit orders');
+  if (!conditional && triggerPrice)
+    throw new NativeError('INVALID_REQUEST', 'trigger_price is for the stop and take-profit types only');
+  if (triggerPrice && !triggerPrice.mod(market.tickSize).isZero())
+    throw new NativeError('INVALID_REQUEST', `trigger_price must be a multiple of ${market.tickSize}`);
 
   let price: Money | undefined;
-  if (type === 'LIMIT') {
+  if (type === 'LIMIT' || type.endsWith('_LIMIT')) {
     if (!body.has('price')) throw new NativeError('PRICE_REQUIRED', 'price is required for limit orders');
     price = body.get('price')!;
     if (!price.mod(market.tickSize).isZero())
@@ -177,6 +219,8 @@ export function parseNativeOrder(raw: unknown, markets: MarketRegistry): NativeO
       'market orders take no price; use max_slippage to bound the fill',
     );
   }
+  if (conditional && body.has('time_in_force'))
+    throw new NativeError('INVALID_REQUEST', 'stop and take-profit orders take no time_in_force');
 
   const leverage = body.get('leverage');
   if (leverage !== undefined && leverage > market.maxLeverage)
@@ -196,6 +240,7 @@ export function parseNativeOrder(raw: unknown, markets: MarketRegistry): NativeO
     market,
     side,
     type,
+    triggerPrice,
     quantity,
     price,
     leverage,
@@ -207,11 +252,33 @@ export function parseNativeOrder(raw: unknown, markets: MarketRegistry): NativeO
   };
 }
 
+/** The algo.new command of a conditional native order, built by the FAPI algo helpers (one command for both surfaces). */
+export function nativeAlgoCommand(input: NativeOrderInput, user: string): AlgoOrderCommandBody {
+  const params: RawParams = {
+    symbol: input.market.symbol,
+    side: input.side,
+    type: NATIVE_CONDITIONAL_TYPES[input.type as ConditionalType],
+    triggerPrice: input.triggerPrice!.toFixed(),
+    quantity: input.quantity.toFixed(),
+    reduceOnly: String(input.reduceOnly),
+    workingType: 'MARK_PRICE',
+    ...(input.price ? { price: input.price.toFixed() } : {}),
+    ...(input.clientOrderId ? { clientAlgoId: input.clientOrderId } : {}),
+  };
+  try {
+    return { ...parseAlgoOrder(params, 0), user };
+  } catch (e) {
+    if (e instanceof FapiError) throw nativeFromFapi(e);
+    throw e;
+  }
+}
+
 /**
  * The risk command of a validated native order, built by the FAPI New Order helpers so that both
  * surfaces send the same command (defaults, stored forms, tick check).
  */
 export function nativeOrderCommand(input: NativeOrderInput, user: string, orderId: string): NewOrderCommand {
+  if (input.type in NATIVE_CONDITIONAL_TYPES) throw new Error('a conditional order is an algo order');
   const params: RawParams = {
     symbol: input.market.symbol,
     side: input.side,

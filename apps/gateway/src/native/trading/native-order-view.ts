@@ -1,4 +1,4 @@
-import type { OrderRecord } from '@perp/contracts';
+import type { AlgoOrderRecord, OrderRecord } from '@perp/contracts';
 import { type Market, Money } from '@perp/domain';
 import { quantity } from '../../fapi/account/format';
 import { isOpenStatus, orderView, type OrderView } from '../../fapi/account/order-view';
@@ -59,4 +59,51 @@ export function nativeOrderView(o: OrderView, market: Market | undefined): Nativ
 /** The native view of a risk order record (New Order and cancel answers, open orders). */
 export function nativeRecordView(r: OrderRecord, market: Market | undefined): NativeOrderView {
   return nativeOrderView(orderView(r), market);
+}
+
+/** A conditional (stop or take-profit) order on the native API: the algo order, in native words. */
+export interface NativeConditionalView {
+  /** The algo order id, digits (order ids of ordinary orders are UUIDs). */
+  id: string;
+  client_order_id: string;
+  symbol: string;
+  side: 'buy' | 'sell';
+  type: string;
+  /** new (waiting), triggered, finished, canceled, expired, failed. */
+  status: string;
+  trigger_price: string;
+  price: string | null;
+  quantity: string;
+  reduce_only: boolean;
+  /** The order it fired as; null while it waits. */
+  order_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+const NATIVE_CONDITIONAL_NAMES: Record<string, string> = {
+  STOP: 'stop_limit',
+  STOP_MARKET: 'stop_market',
+  TAKE_PROFIT: 'take_profit_limit',
+  TAKE_PROFIT_MARKET: 'take_profit_market',
+  TRAILING_STOP_MARKET: 'trailing_stop_market',
+};
+
+export function nativeConditionalView(r: AlgoOrderRecord): NativeConditionalView {
+  const limit = r.orderType === 'STOP' || r.orderType === 'TAKE_PROFIT';
+  return {
+    id: String(r.algoId),
+    client_order_id: r.clientAlgoId,
+    symbol: r.symbol,
+    side: r.side === 'SELL' ? 'sell' : 'buy',
+    type: NATIVE_CONDITIONAL_NAMES[r.orderType] ?? r.orderType.toLowerCase(),
+    status: r.algoStatus.toLowerCase(),
+    trigger_price: r.triggerPrice,
+    price: limit ? r.price : null,
+    quantity: r.quantity,
+    reduce_only: r.reduceOnly,
+    order_id: r.actualOrderId || null,
+    created_at: iso(r.createTime),
+    updated_at: iso(r.updateTime),
+  };
 }

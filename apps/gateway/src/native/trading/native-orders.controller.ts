@@ -1,23 +1,35 @@
 import { randomUUID } from 'node:crypto';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { type AuthUser, CurrentUser, JwtAuthGuard } from '@perp/auth';
-import { NativeError, type OrderRecord } from '@perp/contracts';
+import { type AlgoOrderRecord, FapiError, NativeError, type OrderRecord } from '@perp/contracts';
 import { MarketRegistry, Money } from '@perp/domain';
 import { AccountReader } from '../../fapi/account/account-reader';
 import { DepthCache } from '../../fapi/market/depth-cache';
 import { MAX_DEPTH_LIMIT } from '../../fapi/market/depth-view';
+import { AlgoOrderReader } from '../../fapi/orders/algo-order-reader';
 import { nativeMarket } from '../../markets/market-lookup';
 import { RiskClient } from '../../risk/risk-client';
 import {
   lotQuantity,
+  NATIVE_CONDITIONAL_TYPES,
+  nativeAlgoCommand,
   type NativeOrderInput,
   nativeOrderCommand,
   parseNativeOrder,
 } from './native-order-body';
-import { nativeOrderView, nativeRecordView, type NativeOrderView } from './native-order-view';
+import {
+  type NativeConditionalView,
+  nativeConditionalView,
+  nativeOrderView,
+  nativeRecordView,
+  type NativeOrderView,
+} from './native-order-view';
 import { nativeRefusal } from './native-refusal';
 import { OrderLookup } from './order-lookup';
 import { type BookLevel, checkSlippage } from './slippage';
+
+/** Conditional (algo) order ids are digits; the others are UUIDs. */
+const ALGO_ID = /^\d{1,16}$/;
 
 /**
  * Native order entry and queries (JWT). Orders go to the caller's risk shard exactly as FAPI's do
@@ -33,12 +45,17 @@ export class NativeOrdersController {
     private readonly reader: AccountReader,
     private readonly lookup: OrderLookup,
     private readonly depth: DepthCache,
+    private readonly algos: AlgoOrderReader,
   ) {}
 
   @Post()
   @HttpCode(200)
-  async place(@CurrentUser() user: AuthUser, @Body() body: unknown): Promise<NativeOrderView> {
+  async place(
+    @CurrentUser() user: AuthUser,
+    @Body() body: unknown,
+  ): Promise<NativeOrderView | NativeConditionalView> {
     const input = parseNativeOrder(body, this.markets);
+    if (input.type in NATIVE_CONDITIONAL_TYPES) return this.placeConditional(user, input);
     const command = nativeOrderCommand(input, user.address, randomUUID());
     if (input.maxSlippage) await this.checkSlippage(input);
     if (input.leverage !== undefined) {
@@ -55,18 +72,34 @@ export class NativeOrdersController {
     return nativeRecordView(outcome.result as OrderRecord, input.market);
   }
 
-  /** The caller's open orders (NEW, PARTIALLY_FILLED), oldest first; `symbol` filters (any alias). */
+  /**
+   * The caller's open orders (NEW, PARTIALLY_FILLED), oldest first, then the waiting conditional
+   * ones; `symbol` filters (any alias).
+   */
   @Get()
-  async open(@CurrentUser() user: AuthUser, @Query('symbol') symbol?: string): Promise<NativeOrderView[]> {
+  async open(
+    @CurrentUser() user: AuthUser,
+    @Query('symbol') symbol?: string,
+  ): Promise<(NativeOrderView | NativeConditionalView)[]> {
     const market = symbol === undefined || symbol === '' ? undefined : nativeMarket(this.markets, symbol);
     const { orders } = await this.reader.load(user.address);
-    return orders
-      .filter((o) => !market || o.symbol === market.symbol)
-      .map((o) => nativeRecordView(o, this.markets.find(o.symbol)));
+    const { live } = await this.algos.all(user.address);
+    return [
+      ...orders
+        .filter((o) => !market || o.symbol === market.symbol)
+        .map((o) => nativeRecordView(o, this.markets.find(o.symbol))),
+      ...live
+        .filter((a) => a.algoStatus === 'NEW' && (!market || a.symbol === market.symbol))
+        .map(nativeConditionalView),
+    ];
   }
 
   @Get(':id')
-  async one(@CurrentUser() user: AuthUser, @Param('id') id: string): Promise<NativeOrderView> {
+  async one(
+    @CurrentUser() user: AuthUser,
+    @Param('id') id: string,
+  ): Promise<NativeOrderView | NativeConditionalView> {
+    if (ALGO_ID.test(id)) return nativeConditionalView(await this.conditional(user.address, id));
     const found = await this.lookup.own(user.address, id);
     return found.kind === 'open'
       ? nativeRecordView(found.record, this.markets.find(found.record.symbol))
@@ -75,7 +108,16 @@ export class NativeOrdersController {
 
   /** Cancels an open order: 404 ORDER_NOT_FOUND, 403 ORDER_NOT_OWNED, 400 ORDER_NOT_CANCELLABLE. */
   @Delete(':id')
-  async cancel(@CurrentUser() user: AuthUser, @Param('id') id: string): Promise<NativeOrderView> {
+  async cancel(
+    @CurrentUser() user: AuthUser,
+    @Param('id') id: string,
+  ): Promise<NativeOrderView | NativeConditionalView> {
+    if (ALGO_ID.test(id)) {
+      await this.conditional(user.address, id);
+      const outcome = await this.risk.send({ type: 'algo.cancel', user: user.address, algoId: Number(id) });
+      if (!outcome.ok) throw nativeRefusal(outcome);
+      return nativeConditionalView(outcome.result as AlgoOrderRecord);
+    }
     const found = await this.lookup.own(user.address, id);
     if (found.kind === 'closed') throw notCancellable(id, found.view.status);
     const { record } = found;
@@ -91,6 +133,33 @@ export class NativeOrdersController {
     const now = await this.lookup.locate(user.address, id);
     if (now?.kind === 'closed') throw notCancellable(id, now.view.status);
     throw nativeRefusal(outcome);
+  }
+
+  /** A conditional order goes to risk as an algo order, answered as soon as it waits. */
+  private async placeConditional(user: AuthUser, input: NativeOrderInput): Promise<NativeConditionalView> {
+    const command = nativeAlgoCommand(input, user.address);
+    if (input.leverage !== undefined) {
+      const set = await this.risk.send({
+        type: 'leverage.set',
+        user: user.address,
+        symbol: input.market.symbol,
+        leverage: input.leverage,
+      });
+      if (!set.ok) throw nativeRefusal(set);
+    }
+    const outcome = await this.risk.send(command);
+    if (!outcome.ok) throw nativeRefusal(outcome, input.market.symbol);
+    return nativeConditionalView(outcome.result as AlgoOrderRecord);
+  }
+
+  /** The caller's conditional order with this id: 404 ORDER_NOT_FOUND otherwise. */
+  private async conditional(user: string, id: string): Promise<AlgoOrderRecord> {
+    try {
+      return await this.algos.one(user, { algoId: Number(id) });
+    } catch (e) {
+      if (e instanceof FapiError) throw new NativeError('ORDER_NOT_FOUND', `order ${id} not found`);
+      throw e;
+    }
   }
 
   /**

@@ -5,6 +5,7 @@ import { RiskClientModule } from '../../risk/risk-client.module';
 import { NativeAccountController } from './native-account.controller';
 import { NativeOrdersController } from './native-orders.controller';
 import { OpenInterestController } from './open-interest.controller';
+import { AlgoOrderReader } from '../../fapi/orders/algo-order-reader';
 import { OrderLookup } from './order-lookup';
 
 /**
@@ -15,6 +16,6 @@ import { OrderLookup } from './order-lookup';
 @Module({
   imports: [FapiAccountModule, FapiMarketModule, RiskClientModule],
   controllers: [NativeOrdersController, NativeAccountController, OpenInterestController],
-  providers: [OrderLookup],
+  providers: [OrderLookup, AlgoOrderReader],
 })
 export class NativeTradingModule {}
