@@ -8,7 +8,7 @@ import { DepthCache } from '../../fapi/market/depth-cache';
 import { MAX_DEPTH_LIMIT } from '../../fapi/market/depth-view';
 import { AlgoOrderReader } from '../../fapi/orders/algo-order-reader';
 import { nativeMarket } from '../../markets/market-lookup';
-import { RiskClient } from '../../risk/risk-client';
+import { RiskClient, type RiskCommandBody } from '../../risk/risk-client';
 import {
   lotQuantity,
   NATIVE_CONDITIONAL_TYPES,
@@ -58,18 +58,7 @@ export class NativeOrdersController {
     if (input.type in NATIVE_CONDITIONAL_TYPES) return this.placeConditional(user, input);
     const command = nativeOrderCommand(input, user.address, randomUUID());
     if (input.maxSlippage) await this.checkSlippage(input);
-    if (input.leverage !== undefined) {
-      const set = await this.risk.send({
-        type: 'leverage.set',
-        user: user.address,
-        symbol: input.market.symbol,
-        leverage: input.leverage,
-      });
-      if (!set.ok) throw nativeRefusal(set);
-    }
-    const outcome = await this.risk.send(command);
-    if (!outcome.ok) throw nativeRefusal(outcome, input.market.symbol);
-    return nativeRecordView(outcome.result as OrderRecord, input.market);
+    return nativeRecordView((await this.send(user, input, command)) as OrderRecord, input.market);
   }
 
   /**
@@ -138,6 +127,14 @@ export class NativeOrdersController {
   /** A conditional order goes to risk as an algo order, answered as soon as it waits. */
   private async placeConditional(user: AuthUser, input: NativeOrderInput): Promise<NativeConditionalView> {
     const command = nativeAlgoCommand(input, user.address);
+    return nativeConditionalView((await this.send(user, input, command)) as AlgoOrderRecord);
+  }
+
+  /**
+   * Sends an order command, after the leverage when one was sent (set first, as the standing
+   * leverage of the symbol); a refusal of either is the native error.
+   */
+  private async send(user: AuthUser, input: NativeOrderInput, command: RiskCommandBody): Promise<unknown> {
     if (input.leverage !== undefined) {
       const set = await this.risk.send({
         type: 'leverage.set',
@@ -149,7 +146,7 @@ export class NativeOrdersController {
     }
     const outcome = await this.risk.send(command);
     if (!outcome.ok) throw nativeRefusal(outcome, input.market.symbol);
-    return nativeConditionalView(outcome.result as AlgoOrderRecord);
+    return outcome.result;
   }
 
   /** The caller's conditional order with this id: 404 ORDER_NOT_FOUND otherwise. */
