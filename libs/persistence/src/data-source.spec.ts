@@ -24,6 +24,7 @@ describe('data source and migrations (real Postgres)', () => {
     );
     expect(rows.map((r) => r.table_name)).toEqual([
       'admin_audit',
+      'algo_orders',
       'api_keys',
       'engine_snapshots',
       'funding_rates',

@@ -13,6 +13,7 @@ import { type DataSourceOptions, pingDataSource } from './data-source';
 import { type Database, openDatabase } from './database';
 import {
   AdminAuditRepository,
+  AlgoOrderRepository,
   ApiKeyRepository,
   ShardSnapshotRepository,
   IncomeRepository,
@@ -35,6 +36,7 @@ export const REPOSITORIES = [
   ShardSnapshotRepository,
   AdminAuditRepository,
   OrderRepository,
+  AlgoOrderRepository,
   TradeRepository,
   IncomeRepository,
   MarketDataRepository,

@@ -1,5 +1,7 @@
 import type ccxt from 'ccxt';
+import { PERSISTENCE_DATA_SOURCE } from '@perp/persistence';
 import { json, login, signed } from '@perp/testing';
+import type { DataSource } from 'typeorm';
 import { Wallet } from 'ethers';
 import { type InProcessExchange, startInProcessExchange } from '../testing/in-process-exchange';
 import { adminRequest, ccxtClient, deposit, eventually, newTrader, type Trader } from './trading.harness';
@@ -116,6 +118,11 @@ describe('FAPI algo orders (conditional, trailing, GTD, closePosition)', () => {
     expect(await algoQuery(t, id)).toMatchObject({ algoStatus: 'CANCELED' });
     const all = await signed(ex.url, '/fapi/v1/allAlgoOrders', t.key, { params: { symbol: BTC } });
     expect((all.body as AlgoView[]).map((a) => [a.algoId, a.algoStatus])).toEqual([[id, 'CANCELED']]);
+    // The history projection keeps it in Postgres, behind the log.
+    const db = ex.app.get<DataSource>(PERSISTENCE_DATA_SOURCE);
+    const row = () =>
+      db.query('SELECT status FROM algo_orders WHERE algo_id = $1', [id]) as Promise<{ status: string }[]>;
+    expect(await eventually(row, (r) => r[0]?.status === 'CANCELED')).toEqual([{ status: 'CANCELED' }]);
 
     // DELETE algoOpenOrders cancels every NEW one of the symbol.
     for (const p of ['52000', '53000'])

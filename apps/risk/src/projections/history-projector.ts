@@ -16,6 +16,8 @@ import {
   userIdForAddress,
 } from '@perp/contracts';
 import {
+  type AlgoOrderEntity,
+  AlgoOrderRepository,
   type IncomeEntity,
   IncomeRepository,
   OrderRepository,
@@ -30,9 +32,10 @@ import { APP_CONFIG, type AppConfig } from '@perp/runtime';
 export const HISTORY_GROUP = HISTORY_CONSUMER;
 const MAX_TURN = 1000;
 
-/** One turn's rows: the last version of each order, every trade side and income row. */
+/** One turn's rows: the last version of each order and algo order, every trade side and income row. */
 interface HistoryRows {
   orders: Map<string, OrderRow>;
+  algos: Map<number, AlgoOrderEntity>;
   trades: TradeEntity[];
   income: IncomeEntity[];
 }
@@ -71,7 +74,7 @@ export class HistoryProjector implements OnApplicationBootstrap, OnModuleDestroy
 
   /** One transaction per turn; the bus commit after it is only a hint (the mark decides). */
   async handleTurn(messages: readonly BusMessage[]): Promise<void> {
-    const rows: HistoryRows = { orders: new Map(), trades: [], income: [] };
+    const rows: HistoryRows = { orders: new Map(), algos: new Map(), trades: [], income: [] };
     for (const m of messages) {
       try {
         collect(parseMessage('accountEvents', m.value), rows);
@@ -85,6 +88,7 @@ export class HistoryProjector implements OnApplicationBootstrap, OnModuleDestroy
       { consumer: HISTORY_CONSUMER, topic: last.topic, partition: last.partition, offset: last.offset },
       async (manager) => {
         if (rows.orders.size) await new OrderRepository(manager).upsertMany([...rows.orders.values()]);
+        await new AlgoOrderRepository(manager).upsertMany([...rows.algos.values()]);
         await new TradeRepository(manager).insertMany(rows.trades);
         await new IncomeRepository(manager).insertMany(rows.income);
       },
@@ -122,6 +126,21 @@ function collect(event: AccountEvent, rows: HistoryRows): void {
         positionSide: o.positionSide,
         createdAt: o.time,
         updatedAt: o.updateTime,
+      });
+      return;
+    }
+    case 'algoOrder': {
+      const { user, reason: _reason, ...record } = event.algo;
+      void _reason;
+      rows.algos.set(record.algoId, {
+        algoId: record.algoId,
+        userId: userIdForAddress(user),
+        symbol: record.symbol,
+        clientAlgoId: record.clientAlgoId,
+        status: record.algoStatus,
+        createdAt: record.createTime,
+        updatedAt: record.updateTime,
+        record: JSON.stringify({ ...record, user }),
       });
       return;
     }

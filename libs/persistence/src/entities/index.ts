@@ -1,4 +1,5 @@
 import { AdminAuditEntity } from './admin-audit.entity';
+import { AlgoOrderEntity } from './algo-order.entity';
 import { ApiKeyEntity } from './api-key.entity';
 import { IncomeEntity } from './income.entity';
 import { MarketCandleEntity, MarketTickerMinuteEntity } from './market-candle.entity';
@@ -11,6 +12,7 @@ import { TradeEntity } from './trade.entity';
 import { UserEntity } from './user.entity';
 
 export * from './admin-audit.entity';
+export * from './algo-order.entity';
 export * from './api-key.entity';
 export * from './income.entity';
 export * from './market-candle.entity';
@@ -29,6 +31,7 @@ export const ENTITIES = [
   ProcessedOffsetEntity,
   AdminAuditEntity,
   OrderEntity,
+  AlgoOrderEntity,
   TradeEntity,
   IncomeEntity,
   MarketTradeEntity,

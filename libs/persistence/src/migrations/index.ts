@@ -2,6 +2,7 @@ import { InitialSchema1763712000000 } from './1763712000000-initial-schema';
 import { TradeSides1763800000000 } from './1763800000000-trade-sides';
 import { ApiKeyChain1763900000000 } from './1763900000000-api-key-chain';
 import { MarketData1764000000000 } from './1764000000000-market-data';
+import { AlgoOrders1764100000000 } from './1764100000000-algo-orders';
 
 /** Every migration, oldest first. Listed as classes (not globs) so dist/ and Jest load the same code. */
 export const MIGRATIONS = [
@@ -9,4 +10,5 @@ export const MIGRATIONS = [
   TradeSides1763800000000,
   ApiKeyChain1763900000000,
   MarketData1764000000000,
+  AlgoOrders1764100000000,
 ];

@@ -5,6 +5,7 @@ export * from './processed-offset.repository';
 export * from './shard-snapshot.repository';
 export * from './admin-audit.repository';
 export * from './order.repository';
+export * from './algo-order.repository';
 export * from './trade.repository';
 export * from './income.repository';
 export * from './market-data.repository';

@@ -172,23 +172,22 @@ export class FapiAlgoOrdersController {
   @ApiDoc({
     tag: 'orders',
     summary: 'Algo orders of a symbol in a window of at most 7 days (default: the last 7 days)',
-    description: 'Recently ended algo orders are kept per user (the last 200) beside the live ones.',
+    description: 'From the live algo orders and the algo order history (Postgres), by algoId; `page` from 1.',
     response: z.array(FapiAlgoOrder),
     errors: ['MANDATORY_PARAM_EMPTY_OR_MALFORMED', 'ILLEGAL_CHARS', 'INVALID_SYMBOL'],
   })
   async all(@Caller() caller: FapiCaller, @FapiInput(ALL_PARAMS) q: FapiFields<typeof ALL_PARAMS>) {
     const market = fapiMarket(this.markets, q.get('symbol'));
     const { from, to } = algoWindow(Date.now(), q.get('startTime'), q.get('endTime'));
-    const fromId = q.get('algoId');
-    const limit = q.get('limit');
-    const page = q.get('page') ?? 1;
-    const { live, ended } = await this.reader.all(caller.address);
-    return [...ended, ...live]
-      .filter((r) => r.symbol === market.symbol && r.createTime >= from && r.createTime <= to)
-      .filter((r) => fromId === undefined || r.algoId >= fromId)
-      .sort((a, b) => a.algoId - b.algoId)
-      .slice((page - 1) * limit, page * limit)
-      .map(fapiAlgoOrder);
+    const records = await this.reader.list(caller.address, {
+      symbol: market.symbol,
+      from,
+      to,
+      fromId: q.get('algoId'),
+      page: q.get('page') ?? 1,
+      limit: q.get('limit'),
+    });
+    return records.map(fapiAlgoOrder);
   }
 }
 
