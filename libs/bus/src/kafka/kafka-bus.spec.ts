@@ -1,6 +1,7 @@
 // The file, not @perp/testing's index: that one loads every app (the in-process exchange).
 import { type KafkaMock, startKafkaMock } from '@perp/testing';
-import type { BusLogger } from '../bus';
+import type { Producer } from 'kafkajs';
+import { BusTimeoutError, type BusLogger } from '../bus';
 import { silentLogger } from '../logger';
 import { busConformance } from '../testing/bus-conformance';
 import { KafkaBus, type KafkaConsumerTuning } from './kafka-bus';
@@ -63,4 +64,74 @@ describe.each(targets)('KafkaBus conformance on $name', ({ name, brokers: realBr
     testTimeoutMs: 40_000,
     settleMs: 25_000,
   });
+});
+
+describe('KafkaBus request timeouts behind a slow produce (librdkafka mock cluster)', () => {
+  let mock: KafkaMock;
+
+  beforeAll(async () => {
+    mock = await startKafkaMock();
+  });
+
+  afterAll(async () => {
+    await mock?.stop();
+  });
+
+  it('says "published" for the request the broker holds and "never published" for one still queued, which is never sent', async () => {
+    const suffix = Date.now().toString(36);
+    const cmd = `slow-cmd-${suffix}`;
+    const replies = `slow-replies-${suffix}`;
+    const bus = new KafkaBus({
+      brokers: mock.brokers,
+      clientId: 'slow-produce',
+      topics: { [cmd]: 1, [replies]: 1 },
+      replyTopic: replies,
+      eagerReplyListener: true,
+      logger,
+      consumer: MOCK_TUNING,
+    });
+    await bus.connect();
+    try {
+      // The first produce request waits until released, as one to a stalled broker would.
+      const producer = (bus as unknown as { producer: Producer }).producer;
+      const sendBatch = producer.sendBatch.bind(producer);
+      let release = () => {};
+      const gate = new Promise<void>((r) => (release = r));
+      jest.spyOn(producer, 'sendBatch').mockImplementationOnce(async (batch) => {
+        await gate;
+        return sendBatch(batch);
+      });
+
+      const timedOut = (n: number) =>
+        bus.request(cmd, 'k', { n }, { timeoutMs: 300 }).then(
+          () => undefined,
+          (e: unknown) => e as BusTimeoutError,
+        );
+      const [held, queued] = await Promise.all([timedOut(1), timedOut(2)]);
+      expect(held).toBeInstanceOf(BusTimeoutError);
+      expect(held!.published).toBe(true);
+      expect(queued).toBeInstanceOf(BusTimeoutError);
+      expect(queued!.published).toBe(false);
+
+      release();
+      await bus.publish(cmd, 'k', { n: 3 });
+      const seen: number[] = [];
+      let done = () => {};
+      const all = new Promise<void>((r) => (done = r));
+      const sub = await bus.subscribe<{ n: number }>({
+        groupId: `slow-reader-${suffix}`,
+        topics: [cmd],
+        start: 'earliest',
+        handler: (m) => {
+          seen.push(m.value.n);
+          if (m.value.n === 3) done();
+        },
+      });
+      await all;
+      await sub.close();
+      expect(seen).toEqual([1, 3]);
+    } finally {
+      await bus.close();
+    }
+  }, 40_000);
 });
