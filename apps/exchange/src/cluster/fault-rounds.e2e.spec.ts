@@ -18,7 +18,10 @@ describe('fault harness: kill -9 rounds under load (real processes, Kafka mock)'
         users: Number(process.env.FAULT_USERS ?? 6),
         ordersPerUser: 900,
         seed: Number(process.env.FAULT_SEED ?? 18),
+        signal: process.env.FAULT_SIGNAL === 'SIGTERM' ? 'SIGTERM' : 'SIGKILL',
         redisDb: 7,
+        logDir: process.env.FAULT_LOG_DIR,
+      env: process.env.FAULT_LOG_LEVEL ? { LOG_LEVEL: process.env.FAULT_LOG_LEVEL } : undefined,
         log: (l) => process.stdout.write(`${l}\n`),
       });
       process.stdout.write(`${formatReport(report)}\n`);

@@ -1,5 +1,7 @@
 // Issue 18's fault harness: the multi-process cluster on the Kafka mock under a mixed order load,
 // one process of a random kind killed with SIGKILL and restarted per round, then the checks.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { mulberry32 } from '@perp/domain';
 import { type RunningApp, signed } from '@perp/testing';
 import { TEST_ADMIN_TOKEN } from '../testing/in-process-exchange';
@@ -42,9 +44,13 @@ export interface FaultOptions {
   seed: number;
   /** Redis database of the run (cluster-environment.harness.ts lists who uses which). */
   redisDb: number;
+  /** SIGKILL (default: a crash) or SIGTERM (a rolling restart: partitions handed over on the way out). */
+  signal?: 'SIGKILL' | 'SIGTERM';
   /** Extra environment of every process (consumer tuning, timeouts). */
   env?: Record<string, string>;
   log?: (line: string) => void;
+  /** Where to write every process's output (killed ones included), for a failed run's diagnosis. */
+  logDir?: string;
 }
 
 export interface KillRecord {
@@ -102,10 +108,38 @@ export async function runFaultRounds(o: FaultOptions): Promise<FaultReport> {
   }
 }
 
-async function run(cluster: ClusterEnvironment, o: FaultOptions, log: (l: string) => void) {
+async function run(
+  cluster: ClusterEnvironment,
+  o: FaultOptions,
+  log: (l: string) => void,
+): Promise<FaultReport> {
   const began = Date.now();
   const running = new Map<Killable, RunningApp[]>(KILLABLE.map((k) => [k, []]));
-  await Promise.all(CLUSTER.map(async (app) => running.get(app)!.push(await cluster.start(app, 120_000))));
+  const started: { app: Killable; process: RunningApp }[] = [];
+  const start = async (app: Killable) => {
+    const process = await cluster.start(app, 120_000);
+    started.push({ app, process });
+    return process;
+  };
+  try {
+    return await rounds(o, log, began, running, start);
+  } finally {
+    if (o.logDir) {
+      mkdirSync(o.logDir, { recursive: true });
+      for (const [i, { app, process }] of started.entries())
+        writeFileSync(join(o.logDir, `${String(i).padStart(2, '0')}-${app}.log`), process.output());
+    }
+  }
+}
+
+async function rounds(
+  o: FaultOptions,
+  log: (l: string) => void,
+  began: number,
+  running: Map<Killable, RunningApp[]>,
+  start: (app: Killable) => Promise<RunningApp>,
+): Promise<FaultReport> {
+  await Promise.all(CLUSTER.map(async (app) => running.get(app)!.push(await start(app))));
   log(`cluster ready in ${Date.now() - began} ms: ${CLUSTER.join(', ')}`);
   const gateways = running.get('gateway')!;
   let turn = 0;
@@ -136,12 +170,12 @@ async function run(cluster: ClusterEnvironment, o: FaultOptions, log: (l: string
     const list = running.get(app)!;
     const victim = list.splice(random() % list.length, 1)[0]!;
     const at = Date.now() - load.startedAt;
-    await victim.stop('SIGKILL');
+    await victim.stop(o.signal ?? 'SIGKILL');
     const restarting = Date.now();
-    list.push(await cluster.start(app, 120_000));
+    list.push(await start(app));
     const restartMs = Date.now() - restarting;
     kills.push({ round, app, at, restartMs });
-    log(`round ${round}: kill -9 ${app} at +${at} ms, replacement ready in ${restartMs} ms`);
+    log(`round ${round}: ${o.signal ?? 'SIGKILL'} ${app} at +${at} ms, replacement ready in ${restartMs} ms`);
   }
   await sleep(o.intervalMs);
   const { sent, longestStallMs, stalls } = await load.stop();
