@@ -1,7 +1,7 @@
 // The file, not @perp/testing's index: that one loads every app (the in-process exchange).
 import { type KafkaMock, startKafkaMock } from '@perp/testing';
 import type { Producer } from 'kafkajs';
-import { BusTimeoutError, type BusLogger } from '../bus';
+import { BusTimeoutError, type BusLogger, type Subscription } from '../bus';
 import { silentLogger } from '../logger';
 import { busConformance } from '../testing/bus-conformance';
 import { KafkaBus, type KafkaConsumerTuning } from './kafka-bus';
@@ -134,4 +134,63 @@ describe('KafkaBus request timeouts behind a slow produce (librdkafka mock clust
       await bus.close();
     }
   }, 40_000);
+});
+
+describe('KafkaBus: a member kafkajs gave up on (crash without restart)', () => {
+  let mock: KafkaMock;
+
+  beforeAll(async () => {
+    mock = await startKafkaMock();
+  });
+
+  afterAll(async () => {
+    await mock?.stop();
+  });
+
+  it('revokes its partitions, rejoins as a new consumer and goes on from the last commit', async () => {
+    const suffix = Date.now().toString(36);
+    const topic = `rejoin-${suffix}`;
+    const bus = new KafkaBus({
+      brokers: mock.brokers,
+      clientId: 'rejoin',
+      topics: { [topic]: 2 },
+      logger,
+      consumer: MOCK_TUNING,
+    });
+    await bus.connect();
+    try {
+      const seen: number[] = [];
+      const events: string[] = [];
+      let waiting: { n: number; resolve: () => void } | undefined;
+      const until = (n: number) =>
+        new Promise<void>((resolve) => (seen.includes(n) ? resolve() : (waiting = { n, resolve })));
+      // Messages are published once it resolves: the handler never sees it undefined.
+      const sub: Subscription = await bus.subscribe<{ n: number }>({
+        groupId: `rejoin-group-${suffix}`,
+        topics: [topic],
+        handler: async (m) => {
+          seen.push(m.value.n);
+          await sub.commit({ topic, partition: m.partition, offset: String(BigInt(m.offset) + 1n) });
+          if (waiting && waiting.n === m.value.n) waiting.resolve();
+        },
+        onAssigned: (tps) => void events.push(`assigned ${tps.length}`),
+        onRevoked: (tps) => void events.push(`revoked ${tps.length}`),
+      });
+      await bus.publish(topic, 'a', { n: 1 });
+      await until(1);
+      // What the CRASH listener does when kafkajs will not restart the consumer.
+      const internal = sub as unknown as { consumer: unknown; rejoin(c: unknown): Promise<void> };
+      await internal.rejoin(internal.consumer);
+      await bus.publish(topic, 'a', { n: 2 });
+      await until(2);
+      expect(seen).toEqual([1, 2]);
+      // The mock may hold more partitions than configured: the same ones each time.
+      const all = events[0];
+      expect(all).toMatch(/^assigned \d+$/);
+      expect(events).toEqual([all, all!.replace('assigned', 'revoked'), all]);
+      expect(bus.isConnected()).toBe(true);
+    } finally {
+      await bus.close();
+    }
+  }, 60_000);
 });
