@@ -21,7 +21,7 @@ describe('fault harness: kill -9 rounds under load (real processes, Kafka mock)'
         signal: process.env.FAULT_SIGNAL === 'SIGTERM' ? 'SIGTERM' : 'SIGKILL',
         redisDb: 7,
         logDir: process.env.FAULT_LOG_DIR,
-      env: process.env.FAULT_LOG_LEVEL ? { LOG_LEVEL: process.env.FAULT_LOG_LEVEL } : undefined,
+        env: process.env.FAULT_LOG_LEVEL ? { LOG_LEVEL: process.env.FAULT_LOG_LEVEL } : undefined,
         log: (l) => process.stdout.write(`${l}\n`),
       });
       process.stdout.write(`${formatReport(report)}\n`);

@@ -66,7 +66,7 @@ describe.each(targets)('KafkaBus conformance on $name', ({ name, brokers: realBr
   });
 });
 
-describe('KafkaBus request timeouts behind a slow produce (librdkafka mock cluster)', () => {
+describe('KafkaBus on the librdkafka mock cluster: slow produce, members kafkajs gave up on', () => {
   let mock: KafkaMock;
 
   beforeAll(async () => {
@@ -134,20 +134,8 @@ describe('KafkaBus request timeouts behind a slow produce (librdkafka mock clust
       await bus.close();
     }
   }, 40_000);
-});
 
-describe('KafkaBus: a member kafkajs gave up on (crash without restart)', () => {
-  let mock: KafkaMock;
-
-  beforeAll(async () => {
-    mock = await startKafkaMock();
-  });
-
-  afterAll(async () => {
-    await mock?.stop();
-  });
-
-  it('revokes its partitions, rejoins as a new consumer and goes on from the last commit', async () => {
+  it('a member kafkajs gave up on (crash without restart) revokes its partitions, rejoins as a new consumer and goes on from the last commit', async () => {
     const suffix = Date.now().toString(36);
     const topic = `rejoin-${suffix}`;
     const bus = new KafkaBus({
