@@ -43,6 +43,12 @@ export function createBus(config: AppConfig, options: BusModuleOptions): Bus {
     return new KafkaBus({
       ...common,
       ...options.kafka,
+      consumer: {
+        sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
+        heartbeatIntervalMs: config.KAFKA_HEARTBEAT_INTERVAL_MS,
+        rebalanceTimeoutMs: config.KAFKA_REBALANCE_TIMEOUT_MS,
+        ...options.kafka?.consumer,
+      },
       brokers: config.KAFKA_BROKERS.split(',').map((b) => b.trim()),
       clientId: config.KAFKA_CLIENT_ID,
     });

@@ -19,4 +19,22 @@ describe('PendingReplies: what a timeout says about the request', () => {
     expect((e as BusTimeoutError).published).toBe(true);
     expect((e as BusTimeoutError).message).toContain('outcome unknown');
   });
+
+  it('still queued in this process at the deadline: withdrawn, so published false', async () => {
+    const replies = new PendingReplies();
+    const reply = replies.wait('c', 5, 'cmd request');
+    let withdrawn = false;
+    expect(replies.publishing('c', () => (withdrawn = true))).toBe(true);
+    const e = await reply.catch((x: unknown) => x);
+    expect(withdrawn).toBe(true);
+    expect((e as BusTimeoutError).published).toBe(false);
+  });
+
+  it('already handed to the broker at the deadline (withdraw refuses): published true', async () => {
+    const replies = new PendingReplies();
+    const reply = replies.wait('d', 5, 'cmd request');
+    replies.publishing('d', () => false);
+    const e = await reply.catch((x: unknown) => x);
+    expect((e as BusTimeoutError).published).toBe(true);
+  });
 });

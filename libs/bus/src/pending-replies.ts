@@ -5,6 +5,8 @@ interface Pending {
   reject: (e: Error) => void;
   timer: NodeJS.Timeout;
   published: boolean;
+  /** Takes the request back if it has not left this process yet; true when it did so. */
+  withdraw?: () => boolean;
 }
 
 /** Requests waiting for their reply, by correlation id. */
@@ -15,7 +17,9 @@ export class PendingReplies {
   wait<T>(correlationId: string, timeoutMs: number, what: string): Promise<BusMessage<T>> {
     return new Promise<BusMessage<T>>((resolve, reject) => {
       const timer = setTimeout(() => {
-        const published = this.pending.get(correlationId)?.published ?? false;
+        const p = this.pending.get(correlationId);
+        // Still queued in this process: taken back, it never reaches the log, so "not sent" is true.
+        const published = (p?.published ?? false) && !(p?.withdraw?.() ?? false);
         this.pending.delete(correlationId);
         const state = published ? 'published, outcome unknown' : 'never published';
         reject(new BusTimeoutError(`no reply to ${what} within ${timeoutMs} ms (${state})`, published));
@@ -41,13 +45,15 @@ export class PendingReplies {
   }
 
   /**
-   * The request is being handed to the log: from here a timeout cannot say it did not happen.
-   * False when it already timed out (the caller must not send it then).
+   * The request is being handed to the log: from here a timeout cannot say it did not happen,
+   * unless `withdraw` takes it back before it left the process (a produce queue behind a slow
+   * broker). False when it already timed out (the caller must not send it then).
    */
-  publishing(correlationId: string): boolean {
+  publishing(correlationId: string, withdraw?: () => boolean): boolean {
     const p = this.pending.get(correlationId);
     if (!p) return false;
     p.published = true;
+    p.withdraw = withdraw;
     return true;
   }
 

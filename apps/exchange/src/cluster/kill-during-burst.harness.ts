@@ -65,7 +65,7 @@ export function burstPlan(count: number, traders: number, tag: string, seed: num
   return out;
 }
 
-function classify(r: HttpResponse): Outcome {
+export function classify(r: HttpResponse): Outcome {
   if (r.status === 200 && typeof r.body?.orderId === 'string')
     return {
       kind: 'acked',

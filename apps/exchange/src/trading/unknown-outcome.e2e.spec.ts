@@ -3,7 +3,7 @@ import { MemoryBus, type SubscribeOptions } from '@perp/bus';
 import { ENGINE_GROUP } from '@perp/matching-engine';
 import { json, login, signed } from '@perp/testing';
 import { type InProcessExchange, startInProcessExchange } from '../testing/in-process-exchange';
-import { deposit, eventually, newTrader, type Trader } from './trading.harness';
+import { adminRequest, deposit, eventually, newTrader, type Trader } from './trading.harness';
 
 const BTC = 'BTCUSDT';
 /** Long enough for risk to take an order on a loaded machine; the engine is held past it. */
@@ -87,7 +87,7 @@ describe('an order whose engine is held past UPSTREAM_TIMEOUT_MS', () => {
     jest.restoreAllMocks();
   });
 
-  it('answers 503 -1007, refuses the same client id while in flight, and executes the order once', async () => {
+  it('answers 503 -1007, refuses the same client id while in flight, and executes the order once (an operator pause too)', async () => {
     engine.pause();
     const first = await order('unknown-1');
     expect(first.status).toBe(503);
@@ -118,7 +118,20 @@ describe('an order whose engine is held past UPSTREAM_TIMEOUT_MS', () => {
     expect(native.status).toBe(503);
     expect(native.body).toMatchObject({ code: 'EXECUTION_STATUS_UNKNOWN' });
 
+    // An operator command to the held engine: sent, so its outcome is unknown, not "failed".
+    const paused = await adminRequest(ex.url, ex.adminToken, '/markets/ETHUSDT/pause', 'POST');
+    expect(paused.status).toBe(503);
+    expect(paused.body).toMatchObject({ code: 'EXECUTION_STATUS_UNKNOWN' });
+
     engine.resume();
+    const info = async () =>
+      (await json(`${ex.url}/fapi/v1/exchangeInfo`, 'GET')).body as {
+        symbols: { symbol: string; status: string }[];
+      };
+    const halted = await eventually(info, (i) =>
+      i.symbols.some((s) => s.symbol === 'ETHUSDT' && s.status === 'HALT'),
+    );
+    expect(halted.symbols.find((s) => s.symbol === BTC)?.status).toBe('TRADING');
     const found = await eventually(
       () => byClientId('unknown-1'),
       (r) => r.status === 200,

@@ -6,7 +6,7 @@ import { type MarketStatus, MarketRegistry, normalizeSymbol } from '@perp/domain
 import { AdminAuditRepository } from '@perp/persistence';
 import { APP_CONFIG, type AppConfig } from '@perp/runtime';
 import { nativeMarket } from '../markets/market-lookup';
-import { nativeRefusalOf } from '../outcomes/native-outcomes';
+import { nativeRefusalOf, nativeUnanswered } from '../outcomes/native-outcomes';
 import { z } from 'zod';
 import { ApiDoc, type ApiDocSpec } from '../openapi/api-doc';
 import { AnyObject, MarketConfig } from '../openapi/native-responses';
@@ -18,7 +18,7 @@ const statusDoc = (summary: string): ApiDocSpec => ({
   summary,
   path: symbolPath,
   response: AnyObject,
-  errors: ['INVALID_MARKET', 'MARKET_DELISTED', 'SERVICE_UNAVAILABLE'],
+  errors: ['INVALID_MARKET', 'MARKET_DELISTED', 'SERVICE_UNAVAILABLE', 'EXECUTION_STATUS_UNKNOWN'],
 });
 
 /** Operator market changes; each is a command on the log, applied by the engine owning the symbol. */
@@ -41,7 +41,7 @@ export class AdminMarketsController {
       'The engine validates the body with the chain.json market schema (optional fields take defaults).',
     body: MarketConfig.shape,
     response: AnyObject,
-    errors: ['INVALID_REQUEST', 'MARKET_EXISTS', 'SERVICE_UNAVAILABLE'],
+    errors: ['INVALID_REQUEST', 'MARKET_EXISTS', 'SERVICE_UNAVAILABLE', 'EXECUTION_STATUS_UNKNOWN'],
   })
   add(@Body() body: unknown) {
     const market = (body ?? {}) as Record<string, unknown>;
@@ -101,9 +101,15 @@ export class AdminMarketsController {
         })
       ).value;
     } catch (e) {
-      if (e instanceof BusTimeoutError)
-        throw new NativeError('SERVICE_UNAVAILABLE', 'the matching engine did not answer in time');
-      throw e;
+      if (!(e instanceof BusTimeoutError)) throw e;
+      // Published: the engine applies it when it catches up; the audit says the outcome is unknown.
+      if (e.published)
+        await this.audit.append({
+          actor: 'admin',
+          action: cmd.type,
+          payload: { commandId: cmd.id, symbol: cmd.symbol, outcome: 'unknown' },
+        });
+      throw nativeUnanswered(e.published, 'the matching engine');
     }
     await this.audit.append({
       actor: 'admin',

@@ -53,6 +53,11 @@ export class EngineShard {
     return this.partitions.owned();
   }
 
+  /** Offset of the last input applied in an owned partition (replay progress). */
+  appliedOffset(partition: number): bigint | undefined {
+    return this.partitions.get(partition)?.lastOffset;
+  }
+
   /** The book of a symbol, when this member owns its partition and the book exists. */
   book(symbol: string): OrderBook | undefined {
     for (const p of this.partitions.values()) {

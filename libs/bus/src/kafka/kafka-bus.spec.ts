@@ -1,6 +1,7 @@
 // The file, not @perp/testing's index: that one loads every app (the in-process exchange).
 import { type KafkaMock, startKafkaMock } from '@perp/testing';
-import type { BusLogger } from '../bus';
+import type { Producer } from 'kafkajs';
+import { BusTimeoutError, type BusLogger, type Subscription } from '../bus';
 import { silentLogger } from '../logger';
 import { busConformance } from '../testing/bus-conformance';
 import { KafkaBus, type KafkaConsumerTuning } from './kafka-bus';
@@ -63,4 +64,121 @@ describe.each(targets)('KafkaBus conformance on $name', ({ name, brokers: realBr
     testTimeoutMs: 40_000,
     settleMs: 25_000,
   });
+});
+
+describe('KafkaBus on the librdkafka mock cluster: slow produce, members kafkajs gave up on', () => {
+  let mock: KafkaMock;
+
+  beforeAll(async () => {
+    mock = await startKafkaMock();
+  });
+
+  afterAll(async () => {
+    await mock?.stop();
+  });
+
+  it('says "published" for the request the broker holds and "never published" for one still queued, which is never sent', async () => {
+    const suffix = Date.now().toString(36);
+    const cmd = `slow-cmd-${suffix}`;
+    const replies = `slow-replies-${suffix}`;
+    const bus = new KafkaBus({
+      brokers: mock.brokers,
+      clientId: 'slow-produce',
+      topics: { [cmd]: 1, [replies]: 1 },
+      replyTopic: replies,
+      eagerReplyListener: true,
+      logger,
+      consumer: MOCK_TUNING,
+    });
+    await bus.connect();
+    try {
+      // The first produce request waits until released, as one to a stalled broker would.
+      const producer = (bus as unknown as { producer: Producer }).producer;
+      const sendBatch = producer.sendBatch.bind(producer);
+      let release = () => {};
+      const gate = new Promise<void>((r) => (release = r));
+      jest.spyOn(producer, 'sendBatch').mockImplementationOnce(async (batch) => {
+        await gate;
+        return sendBatch(batch);
+      });
+
+      const timedOut = (n: number) =>
+        bus.request(cmd, 'k', { n }, { timeoutMs: 300 }).then(
+          () => undefined,
+          (e: unknown) => e as BusTimeoutError,
+        );
+      const [held, queued] = await Promise.all([timedOut(1), timedOut(2)]);
+      expect(held).toBeInstanceOf(BusTimeoutError);
+      expect(held!.published).toBe(true);
+      expect(queued).toBeInstanceOf(BusTimeoutError);
+      expect(queued!.published).toBe(false);
+
+      release();
+      await bus.publish(cmd, 'k', { n: 3 });
+      const seen: number[] = [];
+      let done = () => {};
+      const all = new Promise<void>((r) => (done = r));
+      const sub = await bus.subscribe<{ n: number }>({
+        groupId: `slow-reader-${suffix}`,
+        topics: [cmd],
+        start: 'earliest',
+        handler: (m) => {
+          seen.push(m.value.n);
+          if (m.value.n === 3) done();
+        },
+      });
+      await all;
+      await sub.close();
+      expect(seen).toEqual([1, 3]);
+    } finally {
+      await bus.close();
+    }
+  }, 40_000);
+
+  it('a member kafkajs gave up on (crash without restart) revokes its partitions, rejoins as a new consumer and goes on from the last commit', async () => {
+    const suffix = Date.now().toString(36);
+    const topic = `rejoin-${suffix}`;
+    const bus = new KafkaBus({
+      brokers: mock.brokers,
+      clientId: 'rejoin',
+      topics: { [topic]: 2 },
+      logger,
+      consumer: MOCK_TUNING,
+    });
+    await bus.connect();
+    try {
+      const seen: number[] = [];
+      const events: string[] = [];
+      let waiting: { n: number; resolve: () => void } | undefined;
+      const until = (n: number) =>
+        new Promise<void>((resolve) => (seen.includes(n) ? resolve() : (waiting = { n, resolve })));
+      // Messages are published once it resolves: the handler never sees it undefined.
+      const sub: Subscription = await bus.subscribe<{ n: number }>({
+        groupId: `rejoin-group-${suffix}`,
+        topics: [topic],
+        handler: async (m) => {
+          seen.push(m.value.n);
+          await sub.commit({ topic, partition: m.partition, offset: String(BigInt(m.offset) + 1n) });
+          if (waiting && waiting.n === m.value.n) waiting.resolve();
+        },
+        onAssigned: (tps) => void events.push(`assigned ${tps.length}`),
+        onRevoked: (tps) => void events.push(`revoked ${tps.length}`),
+      });
+      await bus.publish(topic, 'a', { n: 1 });
+      await until(1);
+      // What the CRASH listener does when kafkajs will not restart the consumer.
+      const internal = sub as unknown as { consumer: unknown; rejoin(c: unknown): Promise<void> };
+      await internal.rejoin(internal.consumer);
+      await bus.publish(topic, 'a', { n: 2 });
+      await until(2);
+      expect(seen).toEqual([1, 2]);
+      // The mock may hold more partitions than configured: the same ones each time.
+      const all = events[0];
+      expect(all).toMatch(/^assigned \d+$/);
+      expect(events).toEqual([all, all!.replace('assigned', 'revoked'), all]);
+      expect(bus.isConnected()).toBe(true);
+    } finally {
+      await bus.close();
+    }
+  }, 60_000);
 });

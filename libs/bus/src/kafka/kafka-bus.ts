@@ -137,17 +137,32 @@ export class KafkaBus extends Bus {
   }
 
   publish<T>(topic: string, key: string, value: T, headers?: BusHeaders): Promise<PublishResult> {
-    if (!this.connected) return Promise.reject(new BusClosedError());
+    return this.enqueue(topic, key, value, headers).result;
+  }
+
+  /**
+   * Queues a message for the next produce request. `withdraw` takes it out of the queue while no
+   * produce request holds it yet (true), so it is never sent; once handed to the broker it cannot.
+   */
+  private enqueue<T>(
+    topic: string,
+    key: string,
+    value: T,
+    headers?: BusHeaders,
+  ): { result: Promise<PublishResult>; withdraw: () => boolean } {
+    const refused = (e: unknown) => ({ result: Promise.reject(e), withdraw: () => true });
+    if (!this.connected) return refused(new BusClosedError());
     const partitioner = this.partitioners.get(topic);
-    if (!partitioner) return Promise.reject(new UnknownTopicError(topic));
+    if (!partitioner) return refused(new UnknownTopicError(topic));
     let payload: string;
     try {
       payload = JSON.stringify(value);
     } catch (e) {
-      return Promise.reject(e);
+      return refused(e);
     }
-    return new Promise<PublishResult>((resolve, reject) => {
-      this.queue.push({
+    let entry!: Queued;
+    const result = new Promise<PublishResult>((resolve, reject) => {
+      entry = {
         topic,
         message: {
           key,
@@ -158,9 +173,18 @@ export class KafkaBus extends Bus {
         },
         resolve,
         reject,
-      });
+      };
+      this.queue.push(entry);
       if (!this.draining) this.draining = this.drain();
     });
+    const withdraw = () => {
+      const i = this.queue.indexOf(entry);
+      if (i < 0) return false;
+      this.queue.splice(i, 1);
+      entry.reject(new Error('withdrawn before it was sent'));
+      return true;
+    };
+    return { result, withdraw };
   }
 
   async subscribe<T = unknown>(options: SubscribeOptions<T>): Promise<Subscription> {
@@ -207,13 +231,15 @@ export class KafkaBus extends Bus {
       try {
         // The listener is positioned before the request goes out, so the reply cannot slip past it.
         await this.replyListener(replyTopic);
-        if (!this.replies.publishing(correlationId)) return; // timed out meanwhile: do not send it late
-        await this.publish(topic, key, value, {
+        const sent = this.enqueue(topic, key, value, {
           ...options.headers,
           [HEADER_CORRELATION_ID]: correlationId,
           [HEADER_REPLY_TO]: replyTopic,
           [HEADER_REPLY_KEY]: this.instanceId,
         });
+        // Timed out meanwhile: do not send it late.
+        if (!this.replies.publishing(correlationId, sent.withdraw)) sent.withdraw();
+        await sent.result;
       } catch (e) {
         this.replies.fail(correlationId, e as Error);
       }

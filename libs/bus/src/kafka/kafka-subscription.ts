@@ -36,7 +36,8 @@ export class KafkaSubscription implements Subscription {
   readonly groupId: string;
   failed = false;
   onClose?: () => void;
-  private readonly consumer: Consumer;
+  private consumer: Consumer;
+  private rejoins = 0;
   private readonly parts = new Map<string, PartitionState>();
   private readonly resumeTimers = new Map<string, NodeJS.Timeout>();
   private readonly maxBatch: number;
@@ -49,7 +50,7 @@ export class KafkaSubscription implements Subscription {
   private joined?: { resolve: () => void; reject: (e: Error) => void; done: boolean };
 
   constructor(
-    kafka: Kafka,
+    private readonly kafka: Kafka,
     private readonly admin: Admin,
     private readonly options: SubscribeOptions,
     private readonly config: KafkaBusOptions,
@@ -57,9 +58,13 @@ export class KafkaSubscription implements Subscription {
   ) {
     this.groupId = options.groupId;
     this.maxBatch = checkHandlers(options);
-    const t = config.consumer ?? {};
-    this.consumer = kafka.consumer({
-      groupId: options.groupId,
+    this.consumer = this.newConsumer();
+  }
+
+  private newConsumer(): Consumer {
+    const t = this.config.consumer ?? {};
+    return this.kafka.consumer({
+      groupId: this.options.groupId,
       sessionTimeout: t.sessionTimeoutMs ?? 10_000,
       heartbeatInterval: t.heartbeatIntervalMs ?? 1_000,
       rebalanceTimeout: t.rebalanceTimeoutMs ?? 10_000,
@@ -94,35 +99,69 @@ export class KafkaSubscription implements Subscription {
         }
       }
       open();
-      await this.consumer.connect();
-      open();
-      await this.consumer.subscribe({ topics, fromBeginning: this.options.start !== 'latest' });
-      open();
-      this.consumer.on(this.consumer.events.GROUP_JOIN, ({ payload }) =>
-        this.onJoin(payload.memberAssignment),
-      );
-      this.consumer.on(this.consumer.events.CRASH, ({ payload }) => {
-        // Expected: kafkajs restarts on a retriable error (a rebalance, a coordinator moving), and
-        // a join that fails is retried by KafkaBus.subscribe. A member that dies later is an error.
-        const line = `group ${this.groupId} consumer crashed (restart: ${payload.restart}): ${errorText(payload.error)}`;
-        const joining = this.joined !== undefined && !this.joined.done;
-        if (payload.restart || joining) this.logger.log(line);
-        else this.logger.error(line);
-        if (!payload.restart) {
-          this.failed = true;
-          this.settleJoin(payload.error);
-        }
-      });
-      await this.consumer.run({
-        autoCommit: false,
-        partitionsConsumedConcurrently: this.config.consumer?.concurrency ?? 1,
-        ...(this.options.batchHandler
-          ? { eachBatch: (p: EachBatchPayload) => this.onBatch(p) }
-          : { eachMessage: (p: EachMessagePayload) => this.onMessage(p) }),
-      });
+      await this.runConsumer(this.consumer, open);
       await joined;
     } finally {
       clearTimeout(timer);
+    }
+  }
+
+  private async runConsumer(consumer: Consumer, open: () => void): Promise<void> {
+    await consumer.connect();
+    open();
+    await consumer.subscribe({
+      topics: [...this.options.topics],
+      fromBeginning: this.options.start !== 'latest',
+    });
+    open();
+    // Events of a consumer this subscription has replaced (see rejoin) are ignored.
+    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+      if (consumer === this.consumer) this.onJoin(payload.memberAssignment);
+    });
+    consumer.on(consumer.events.CRASH, ({ payload }) => {
+      if (consumer !== this.consumer) return;
+      // Expected: kafkajs restarts on a retriable error (a rebalance, a coordinator moving); a
+      // join that fails is retried by KafkaBus.subscribe; a member that dies later (the mock's
+      // transient SyncGroup INVALID_REQUEST, which kafkajs does not retry) rejoins as a new one.
+      const line = `group ${this.groupId} consumer crashed (restart: ${payload.restart}): ${errorText(payload.error)}`;
+      const joining = this.joined !== undefined && !this.joined.done;
+      this.logger.log(line);
+      if (payload.restart || this.closed) return;
+      if (joining) {
+        this.failed = true;
+        this.settleJoin(payload.error);
+      } else void this.rejoin(consumer);
+    });
+    await consumer.run({
+      autoCommit: false,
+      partitionsConsumedConcurrently: this.config.consumer?.concurrency ?? 1,
+      ...(this.options.batchHandler
+        ? { eachBatch: (p: EachBatchPayload) => this.onBatch(p) }
+        : { eachMessage: (p: EachMessagePayload) => this.onMessage(p) }),
+    });
+  }
+
+  /**
+   * A member kafkajs gave up on: its partitions are revoked here (onRevoked saves the shards'
+   * state), then a new consumer joins the group and gets partitions as any new member would.
+   */
+  private async rejoin(dead: Consumer): Promise<void> {
+    await dead.disconnect().catch(() => undefined);
+    this.assigning = this.assigning.then(() => this.applyAssignment(new Set(), false));
+    await this.assigning;
+    const attempt = ++this.rejoins;
+    await new Promise((r) => setTimeout(r, retryDelay(attempt, { initialMs: 200, maxMs: 5_000 })));
+    if (this.closed) return;
+    this.consumer = this.newConsumer();
+    try {
+      await this.runConsumer(this.consumer, () => {
+        if (this.closed) throw new BusClosedError();
+      });
+      this.logger.log(`group ${this.groupId}: rejoined with a new consumer`);
+    } catch (e) {
+      if (this.closed) return;
+      this.failed = true;
+      this.logger.error(`group ${this.groupId}: rejoin failed: ${errorText(e)}`);
     }
   }
 
@@ -198,6 +237,12 @@ export class KafkaSubscription implements Subscription {
       clearTimeout(this.resumeTimers.get(k));
       this.resumeTimers.delete(k);
     }
+    // kafkajs keeps a partition paused across rebalances: one revoked while it waited for a retry
+    // (a commit refused by the rebalance itself) and assigned back later would never be fetched.
+    const paused = new Set(this.consumer.paused().flatMap((t) => t.partitions.map((p) => tpKey(t.topic, p))));
+    const stale = [...revoked, ...gained].filter((k) => paused.has(k)).map(toTp);
+    if (stale.length)
+      this.consumer.resume(stale.map(({ topic, partition }) => ({ topic, partitions: [partition] })));
     await this.notify(this.options.onRevoked, revoked.map(toTp), 'onRevoked');
     for (const k of gained) this.parts.set(k, { epoch: 0, attempt: 0 });
     if (first && this.latest && gained.length) await this.startAtLatest(gained);

@@ -29,7 +29,10 @@ export abstract class ShardPartition {
 export interface SnapshotPolicy {
   /** Snapshot a partition after this many inputs (default 1000). */
   snapshotEvery?: number;
-  /** ... or this long after the previous snapshot when it has unsaved inputs (default 60 s). */
+  /**
+   * ... or this long after the previous snapshot when it has unsaved inputs (default 10 s: a new
+   * owner after a crash replays at most that much of the log).
+   */
   snapshotIntervalMs?: number;
   /** Snapshots kept per partition (default 3). */
   keepSnapshots?: number;
@@ -64,7 +67,7 @@ export class ShardPartitions<P extends ShardPartition> {
   ) {
     this.logger = new Logger(`${topic} partitions`);
     this.snapshotEvery = policy.snapshotEvery ?? 1000;
-    this.snapshotIntervalMs = policy.snapshotIntervalMs ?? 60_000;
+    this.snapshotIntervalMs = policy.snapshotIntervalMs ?? 10_000;
     this.keepSnapshots = policy.keepSnapshots ?? 3;
     if (this.snapshots && this.snapshotIntervalMs > 0) {
       this.timer = setInterval(() => void this.saveDue(), Math.min(this.snapshotIntervalMs, 1000));

@@ -27,6 +27,12 @@ export const envSchema = z
     BUS: z.enum(['memory', 'kafka']).default('memory'),
     KAFKA_BROKERS: z.string().optional(),
     KAFKA_CLIENT_ID: z.string().default('perp-exchange'),
+    // Consumer group liveness: a killed member's partitions move after the session timeout, and a
+    // rebalance waits for members to rejoin (they learn of it on their next heartbeat). 6 s is a
+    // stock broker's group.min.session.timeout.ms; lower it on the broker for faster failover.
+    KAFKA_SESSION_TIMEOUT_MS: z.coerce.number().int().min(500).max(300_000).default(6_000),
+    KAFKA_HEARTBEAT_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(500),
+    KAFKA_REBALANCE_TIMEOUT_MS: z.coerce.number().int().min(500).max(300_000).default(6_000),
     DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
     REDIS_URL: url(['redis:', 'rediss:']).optional(),
     ADMIN_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
@@ -65,6 +71,12 @@ export const envSchema = z
   .superRefine((env, ctx) => {
     if (env.BUS === 'kafka' && !env.KAFKA_BROKERS)
       ctx.addIssue({ code: 'custom', path: ['KAFKA_BROKERS'], message: 'required when BUS=kafka' });
+    if (env.KAFKA_HEARTBEAT_INTERVAL_MS >= env.KAFKA_SESSION_TIMEOUT_MS)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['KAFKA_HEARTBEAT_INTERVAL_MS'],
+        message: 'must be below KAFKA_SESSION_TIMEOUT_MS',
+      });
   });
 
 export type AppConfig = z.infer<typeof envSchema> & { deployDir: string; dataDir: string };
