@@ -1,6 +1,6 @@
-import type { TickerState } from '@perp/contracts';
+import { bookTopOf, type TickerState } from '@perp/contracts';
 import type { Market } from '@perp/domain';
-import { stats24h, type TickerStats } from './ticker-view';
+import { bookTicker, feedPrice, stats24h, type TickerStats } from './ticker-view';
 
 /**
  * A ticker view rendered once per (market, projected state): the projection changes with trades
@@ -19,6 +19,35 @@ export class TickerMemo<V> {
     if (hit && hit.raw === raw && hit.market === m) return hit.view;
     const view = this.render(m, stats24h(JSON.parse(raw) as TickerState, now));
     this.last.set(m.symbol, { market: m, raw, view });
+    return view;
+  }
+}
+
+type BookTickerView = ReturnType<typeof bookTicker>;
+
+/**
+ * `ticker/bookTicker` views likewise, per (market, book-top hash, price-feed hash). A view whose
+ * time is the request's (nothing projected yet) is not kept.
+ */
+export class BookTickerMemo {
+  private readonly last = new Map<string, { market: Market; key: string; view: BookTickerView }>();
+
+  view(m: Market, top: Record<string, string>, feed: Record<string, string>, now: number): BookTickerView {
+    const key = JSON.stringify([
+      top.bidPrice,
+      top.bidQty,
+      top.askPrice,
+      top.askQty,
+      top.seq,
+      top.time,
+      feed.indexPrice,
+      feed.markPrice,
+      feed.time,
+    ]);
+    const hit = this.last.get(m.symbol);
+    if (hit && hit.key === key && hit.market === m) return hit.view;
+    const view = bookTicker(m, bookTopOf(m.symbol, top), feedPrice(feed), now);
+    if (view.time !== now) this.last.set(m.symbol, { market: m, key, view });
     return view;
   }
 }

@@ -1,10 +1,10 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { HOT_STORE, type HotStore } from '@perp/cache';
-import { type FapiFields, HOT_KEYS, readBookTop, TICKER_KEY } from '@perp/contracts';
+import { BOOK_TOP_KEY, type FapiFields, HOT_KEYS, TICKER_KEY } from '@perp/contracts';
 import { type Market, MarketRegistry } from '@perp/domain';
 import { fapiMarket } from '../../markets/market-lookup';
-import { TickerMemo } from '../../markets/ticker-memo';
-import { bookTicker, fapiTicker, feedPrice, tickerPrice } from '../../markets/ticker-view';
+import { BookTickerMemo, TickerMemo } from '../../markets/ticker-memo';
+import { fapiTicker, tickerPrice } from '../../markets/ticker-view';
 import { ApiDoc, type ApiDocSpec } from '../../openapi/api-doc';
 import { BookTicker, oneOrAll, PriceTicker, Ticker24h } from '../../openapi/fapi-responses';
 import { FapiInput } from '../../openapi/route-inputs';
@@ -27,6 +27,7 @@ const doc = (summary: string, response: ApiDocSpec['response']): ApiDocSpec => (
 export class FapiTickersController {
   private readonly tickers = new TickerMemo(fapiTicker);
   private readonly prices = new TickerMemo(tickerPrice);
+  private readonly books = new BookTickerMemo();
 
   constructor(
     private readonly markets: MarketRegistry,
@@ -52,10 +53,10 @@ export class FapiTickersController {
   bookTicker(@FapiInput(OPTIONAL_SYMBOL) q: Q) {
     return this.each(q, async (m, now) => {
       const [top, feed] = await Promise.all([
-        readBookTop(this.hot, m.symbol),
+        this.hot.hgetall(BOOK_TOP_KEY(m.symbol)),
         this.hot.hgetall(HOT_KEYS.price(m.symbol)),
       ]);
-      return bookTicker(m, top, feedPrice(feed), now);
+      return this.books.view(m, top, feed, now);
     });
   }
 
