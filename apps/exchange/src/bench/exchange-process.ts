@@ -17,6 +17,9 @@ import { freePort } from '@perp/testing';
 /** Admin token of every exchange the benchmark starts (only ever on 127.0.0.1). */
 export const BENCH_ADMIN_TOKEN = `bench-admin-${randomBytes(12).toString('hex')}`;
 
+/** Node options of the exchange as deploy/scripts/start.sh (npm start) gives them, source maps aside. */
+export const EXCHANGE_NODE_ARGS = ['--max-semi-space-size=64'];
+
 /** Limits far above what two users can send here: a 429 would measure the limiter, not the path. */
 const UNLIMITED = '1000000000';
 
@@ -95,6 +98,8 @@ export interface StartOptions {
   name: string;
   /** Compiled entry point. */
   script: string;
+  /** Node options before the script (default none). */
+  nodeArgs?: string[];
   env: Record<string, string>;
   /** Working directory (the repository root: `deploy/` is read relative to it). */
   cwd: string;
@@ -116,7 +121,7 @@ export async function startChild(o: StartOptions): Promise<ChildServer> {
     out += d.toString('utf8');
     if (out.length > 65_536) out = out.slice(-65_536);
   };
-  const child: ChildProcess = spawn(process.execPath, [o.script], {
+  const child: ChildProcess = spawn(process.execPath, [...(o.nodeArgs ?? []), o.script], {
     cwd: o.cwd,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -196,6 +201,7 @@ export function startExchange(o: ExchangeOptions): Promise<ChildServer> {
   return startChild({
     name: o.databaseUrl ? 'exchange (Postgres server)' : 'exchange (embedded)',
     script: join(o.repoRoot, 'dist/apps/exchange/src/main.js'),
+    nodeArgs: EXCHANGE_NODE_ARGS,
     env,
     cwd: o.repoRoot,
     readyTimeoutMs: o.readyTimeoutMs,

@@ -1,6 +1,6 @@
-import { Controller, Get, Inject } from '@nestjs/common';
+import { Controller, Get, Header, Inject } from '@nestjs/common';
 import { toExchangeInfo } from '@perp/contracts';
-import { type Chain, MarketRegistry } from '@perp/domain';
+import { type Chain, type Market, MarketRegistry } from '@perp/domain';
 import { APP_CONFIG, type AppConfig, CHAIN } from '@perp/runtime';
 import { ceilingsOf, exchangeInfoRateLimits } from '../rate-limits/rate-limit-rules';
 import { Weight } from '../rate-limits/weight.decorator';
@@ -9,11 +9,16 @@ import { ApiDoc } from '../openapi/api-doc';
 import { Empty } from '../openapi/fapi-responses';
 import { AnyRecord } from '../openapi/fapi-responses';
 
+const SERVER_TIME_MARK = -1;
+const SERVER_TIME_FIELD = `"serverTime":${SERVER_TIME_MARK}`;
+
 /** Public FAPI endpoints a client calls on start (Type NONE: no key, timestamp or signature). */
 @Controller('fapi/v1')
 export class FapiGeneralController {
   /** The ceilings the rate limiter enforces, published as Binance clients read them. */
   private readonly rateLimits: ReturnType<typeof exchangeInfoRateLimits>;
+  /** exchangeInfo's JSON around its serverTime, for the market objects it was rendered from. */
+  private rendered?: { markets: readonly Market[]; head: string; tail: string };
 
   constructor(
     @Inject(CHAIN) private readonly chain: Chain,
@@ -49,7 +54,21 @@ export class FapiGeneralController {
     description: '`rateLimits` are the deployment’s configured ceilings (RATE_LIMIT_*).',
     response: AnyRecord,
   })
-  exchangeInfo() {
-    return toExchangeInfo(this.chain, this.markets.list(), Date.now(), this.rateLimits);
+  @Header('content-type', 'application/json; charset=utf-8')
+  exchangeInfo(): string {
+    // Markets are replaced, never changed in place: the same objects render the same JSON, so
+    // only serverTime is written per request.
+    const markets = this.markets.list();
+    let r = this.rendered;
+    if (!r || r.markets.length !== markets.length || r.markets.some((m, i) => m !== markets[i])) {
+      const json = JSON.stringify(toExchangeInfo(this.chain, markets, SERVER_TIME_MARK, this.rateLimits));
+      const at = json.indexOf(SERVER_TIME_FIELD);
+      r = this.rendered = {
+        markets,
+        head: json.slice(0, at + SERVER_TIME_FIELD.length - String(SERVER_TIME_MARK).length),
+        tail: json.slice(at + SERVER_TIME_FIELD.length),
+      };
+    }
+    return r.head + Date.now() + r.tail;
   }
 }

@@ -42,12 +42,18 @@ export class FapiWeightGuard implements CanActivate {
     @Inject(RATE_LIMIT_TRUSTED_PROXIES) private readonly trustedProxies: IpList,
   ) {}
 
+  /** Route pattern -> its path (a route's pattern is fixed, so this is bounded by the routes). */
+  private readonly paths = new Map<string, string>();
+  /** Handler -> class -> the weight its decorators declare (undefined: none); metadata is static. */
+  private readonly declared = new WeakMap<object, WeakMap<object, { rule: CountRule | undefined }>>();
+
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
-    const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const path = pathOf(request.routeOptions?.url ?? request.url);
+    const http = context.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const path = this.pathOfRequest(request);
     if (!isFapiPath(path)) return true;
-    const reply = context.switchToHttp().getResponse<FastifyReply>();
+    const reply = http.getResponse<FastifyReply>();
     const weight = amountOf(this.ruleOf(context, path), () => fapiParams(request), DEFAULT_WEIGHT);
     const ip = clientIp(
       request.socket.remoteAddress,
@@ -72,15 +78,35 @@ export class FapiWeightGuard implements CanActivate {
     );
   }
 
+  private pathOfRequest(request: FastifyRequest): string {
+    const pattern = request.routeOptions?.url;
+    if (pattern === undefined) return pathOf(request.url);
+    let path = this.paths.get(pattern);
+    if (path === undefined) this.paths.set(pattern, (path = pathOf(pattern)));
+    return path;
+  }
+
   /** `@Signed({ weight })`, else `@Weight()`, else the spec's table by route, else 1. */
   private ruleOf(context: ExecutionContext, path: string): CountRule {
-    const targets = [context.getHandler(), context.getClass()];
-    const signed = this.reflector.getAllAndOverride<SignedEndpoint | undefined>(SIGNED_ENDPOINT, targets);
-    if (signed) return signed.weight;
     return (
-      this.reflector.getAllAndOverride<CountRule | undefined>(FAPI_WEIGHT, targets) ??
-      PUBLIC_WEIGHTS[path] ??
-      DEFAULT_WEIGHT
+      this.declaredRule(context.getHandler(), context.getClass()) ?? PUBLIC_WEIGHTS[path] ?? DEFAULT_WEIGHT
     );
+  }
+
+  private declaredRule(handler: object, cls: object): CountRule | undefined {
+    let byClass = this.declared.get(handler);
+    if (!byClass) this.declared.set(handler, (byClass = new WeakMap()));
+    let found = byClass.get(cls);
+    if (!found) {
+      const targets = [handler as () => unknown, cls as new () => unknown];
+      const signed = this.reflector.getAllAndOverride<SignedEndpoint | undefined>(SIGNED_ENDPOINT, targets);
+      found = {
+        rule: signed
+          ? signed.weight
+          : this.reflector.getAllAndOverride<CountRule | undefined>(FAPI_WEIGHT, targets),
+      };
+      byClass.set(cls, found);
+    }
+    return found.rule;
   }
 }

@@ -32,7 +32,11 @@ export interface BookTop {
 
 /** The projected top of a symbol's book; both sides empty when none was projected yet. */
 export async function readBookTop(hot: HashReader, symbol: string): Promise<BookTop> {
-  const row = await hot.hgetall(BOOK_TOP_KEY(symbol));
+  return bookTopOf(symbol, await hot.hgetall(BOOK_TOP_KEY(symbol)));
+}
+
+/** The top of the book in a `BOOK_TOP_KEY` hash as read (`hgetall`). */
+export function bookTopOf(symbol: string, row: Record<string, string>): BookTop {
   return {
     symbol,
     bid: { price: decimalOrZero(row.bidPrice), qty: decimalOrZero(row.bidQty) },

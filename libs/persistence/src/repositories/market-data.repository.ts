@@ -45,6 +45,7 @@ export class MarketDataRepository {
         .into(MarketTradeEntity)
         .values(rows)
         .orIgnore()
+        .updateEntity(false)
         .execute();
   }
 
@@ -277,6 +278,7 @@ export class MarketDataRepository {
         .into(entity)
         .values(rows)
         .orUpdate(columns, conflict)
+        .updateEntity(false)
         .execute();
   }
 }

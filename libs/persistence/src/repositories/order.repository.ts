@@ -22,8 +22,26 @@ export class OrderRepository extends BaseRepository<OrderEntity> {
 
   /** `upsert` of many rows in one statement; ids must be distinct (keep each order's latest row). */
   async upsertMany(orders: OrderRow[]): Promise<void> {
-    if (orders.length)
-      await this.repo.upsert(orders, { conflictPaths: ['id'], skipUpdateIfNoValuesChanged: true });
+    if (orders.length === 0) return;
+    // Repository.upsert's statement without its merge of returned values into the rows (nothing
+    // is generated on insert): the history projector's hot path.
+    const metadata = this.manager.connection.getMetadata(OrderEntity);
+    const conflict = metadata.mapPropertyPathsToColumns(['id']);
+    const overwrite = metadata.columns.filter(
+      (c) => !conflict.includes(c) && orders.some((o) => c.getEntityValue(o) !== undefined),
+    );
+    await this.manager
+      .createQueryBuilder()
+      .insert()
+      .into(OrderEntity)
+      .values(orders)
+      .orUpdate(
+        [...conflict, ...overwrite].map((c) => c.databaseName),
+        conflict.map((c) => c.databaseName),
+        { skipUpdateIfNoValuesChanged: true, upsertType: 'on-conflict-do-update' },
+      )
+      .updateEntity(false)
+      .execute();
   }
 
   async findById(id: string): Promise<OrderEntity | undefined> {

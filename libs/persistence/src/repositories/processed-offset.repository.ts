@@ -47,32 +47,34 @@ export class ProcessedOffsetRepository extends BaseRepository<ProcessedOffsetEnt
    * already there (then `apply` does not run). The mark's row is locked, so two instances of a
    * consumer (a rebalance in progress) cannot both apply the same input. `apply` must write through
    * the manager it is given.
+   *
+   * One statement claims the turn: the upsert moves the mark forward (or creates it) and locks the
+   * row even when its WHERE leaves it as it was; a rollback (apply failed) puts the mark back.
    */
   async applyOnce<T>(
     mark: OffsetMark,
     apply: (manager: EntityManager) => Promise<T>,
   ): Promise<ApplyOnceResult<T>> {
-    const offset = BigInt(checkOffset(mark.offset));
+    const offset = checkOffset(mark.offset);
     return this.manager.transaction(async (m) => {
       const key = [mark.consumer, mark.topic, mark.partition];
-      await m.query(
-        `INSERT INTO ${this.table()} (consumer, topic, "partition", "offset") VALUES ($1, $2, $3, -1)
-         ON CONFLICT DO NOTHING`,
-        key,
+      const moved: unknown[] = await m.query(
+        `INSERT INTO ${this.table()} AS p (consumer, topic, "partition", "offset", updated_at)
+         VALUES ($1, $2, $3, $4, now())
+         ON CONFLICT (consumer, topic, "partition")
+         DO UPDATE SET "offset" = EXCLUDED."offset", updated_at = now() WHERE p."offset" < EXCLUDED."offset"
+         RETURNING consumer`,
+        [...key, offset],
       );
-      const [row]: { offset: string }[] = await m.query(
-        `SELECT "offset"::text AS "offset" FROM ${this.table()}
-         WHERE consumer = $1 AND topic = $2 AND "partition" = $3 FOR UPDATE`,
-        key,
-      );
-      if (BigInt(row.offset) >= offset) return { applied: false, highWaterMark: row.offset };
-      const result = await apply(m);
-      await m.query(
-        `UPDATE ${this.table()} SET "offset" = $4, updated_at = now()
-         WHERE consumer = $1 AND topic = $2 AND "partition" = $3`,
-        [...key, mark.offset],
-      );
-      return { applied: true, result };
+      if (moved.length === 0) {
+        const [row]: { offset: string }[] = await m.query(
+          `SELECT "offset"::text AS "offset" FROM ${this.table()}
+           WHERE consumer = $1 AND topic = $2 AND "partition" = $3`,
+          key,
+        );
+        return { applied: false, highWaterMark: row!.offset };
+      }
+      return { applied: true, result: await apply(m) };
     });
   }
 }

@@ -1,4 +1,4 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, Header } from '@nestjs/common';
 import type { FapiErrorName, FapiFields } from '@perp/contracts';
 import { type Market, MarketRegistry } from '@perp/domain';
 import type { CandleSeriesName } from '@perp/persistence';
@@ -27,6 +27,8 @@ const doc = (summary: string, extra: Partial<ApiDocSpec> = {}): ApiDocSpec => ({
 });
 
 type Klines = FapiFields<typeof KLINES_PARAMS>;
+/** The routes answer the reader's cached JSON text, with the type Fastify gives an object. */
+const JSON_BODY = 'application/json; charset=utf-8';
 type PairKlines = FapiFields<typeof PAIR_KLINES_PARAMS>;
 
 /**
@@ -41,6 +43,7 @@ export class FapiKlinesController {
   ) {}
 
   @Get('klines')
+  @Header('content-type', JSON_BODY)
   @ApiDoc(doc('Candles of the last price (with taker-buy volumes)'))
   lastPrice(@FapiInput(KLINES_PARAMS) q: Klines) {
     const m = fapiMarket(this.markets, q.get('symbol'));
@@ -49,6 +52,7 @@ export class FapiKlinesController {
 
   /** By pair; every market is a perpetual, so `contractType` must be PERPETUAL (-1130 otherwise). */
   @Get('continuousKlines')
+  @Header('content-type', JSON_BODY)
   @ApiDoc(
     doc('Candles of a pair’s perpetual contract', { errors: [...ERRORS, 'INVALID_DATA_FOR_PARAMETER'] }),
   )
@@ -59,6 +63,7 @@ export class FapiKlinesController {
   }
 
   @Get('indexPriceKlines')
+  @Header('content-type', JSON_BODY)
   @ApiDoc(doc('Candles of the index price (volumes "0")'))
   indexPrice(@FapiInput(PAIR_KLINES_PARAMS) q: PairKlines) {
     const m = fapiMarket(this.markets, q.get('pair'));
@@ -66,6 +71,7 @@ export class FapiKlinesController {
   }
 
   @Get('markPriceKlines')
+  @Header('content-type', JSON_BODY)
   @ApiDoc(doc('Candles of the mark price (volumes "0")'))
   markPrice(@FapiInput(KLINES_PARAMS) q: Klines) {
     const m = fapiMarket(this.markets, q.get('symbol'));
@@ -73,6 +79,7 @@ export class FapiKlinesController {
   }
 
   @Get('premiumIndexKlines')
+  @Header('content-type', JSON_BODY)
   @ApiDoc(doc('Candles of the premium index (volumes "0")'))
   premiumIndex(@FapiInput(KLINES_PARAMS) q: Klines) {
     const m = fapiMarket(this.markets, q.get('symbol'));
@@ -83,6 +90,6 @@ export class FapiKlinesController {
     const f = q as Klines;
     const interval = f.get('interval');
     const query = { startTime: f.get('startTime'), endTime: f.get('endTime'), limit: f.get('limit') };
-    return this.klines.rows(m, series, interval, query, Date.now());
+    return this.klines.json(m, series, interval, query, Date.now());
   }
 }

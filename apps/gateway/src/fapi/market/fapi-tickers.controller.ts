@@ -1,9 +1,10 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { HOT_STORE, type HotStore } from '@perp/cache';
-import { type FapiFields, HOT_KEYS, readBookTop, readTicker } from '@perp/contracts';
+import { BOOK_TOP_KEY, type FapiFields, HOT_KEYS, TICKER_KEY } from '@perp/contracts';
 import { type Market, MarketRegistry } from '@perp/domain';
 import { fapiMarket } from '../../markets/market-lookup';
-import { bookTicker, fapiTicker, feedPrice, stats24h, tickerPrice } from '../../markets/ticker-view';
+import { BookTickerMemo, TickerMemo } from '../../markets/ticker-memo';
+import { fapiTicker, tickerPrice } from '../../markets/ticker-view';
 import { ApiDoc, type ApiDocSpec } from '../../openapi/api-doc';
 import { BookTicker, oneOrAll, PriceTicker, Ticker24h } from '../../openapi/fapi-responses';
 import { FapiInput } from '../../openapi/route-inputs';
@@ -24,6 +25,10 @@ const doc = (summary: string, response: ApiDocSpec['response']): ApiDocSpec => (
  */
 @Controller()
 export class FapiTickersController {
+  private readonly tickers = new TickerMemo(fapiTicker);
+  private readonly prices = new TickerMemo(tickerPrice);
+  private readonly books = new BookTickerMemo();
+
   constructor(
     private readonly markets: MarketRegistry,
     @Inject(HOT_STORE) private readonly hot: HotStore,
@@ -32,15 +37,15 @@ export class FapiTickersController {
   @Get('fapi/v1/ticker/24hr')
   @ApiDoc(doc('24 h rolling ticker', oneOrAll(Ticker24h)))
   ticker24hr(@FapiInput(OPTIONAL_SYMBOL) q: Q) {
-    return this.each(q, async (m, now) => fapiTicker(m, stats24h(await readTicker(this.hot, m.symbol), now)));
+    return this.each(q, async (m, now) =>
+      this.tickers.view(m, await this.hot.get(TICKER_KEY(m.symbol)), now),
+    );
   }
 
   @Get(['fapi/v1/ticker/price', 'fapi/v2/ticker/price'])
   @ApiDoc(doc('Last price', oneOrAll(PriceTicker)))
   price(@FapiInput(OPTIONAL_SYMBOL) q: Q) {
-    return this.each(q, async (m, now) =>
-      tickerPrice(m, stats24h(await readTicker(this.hot, m.symbol), now)),
-    );
+    return this.each(q, async (m, now) => this.prices.view(m, await this.hot.get(TICKER_KEY(m.symbol)), now));
   }
 
   @Get('fapi/v1/ticker/bookTicker')
@@ -48,10 +53,10 @@ export class FapiTickersController {
   bookTicker(@FapiInput(OPTIONAL_SYMBOL) q: Q) {
     return this.each(q, async (m, now) => {
       const [top, feed] = await Promise.all([
-        readBookTop(this.hot, m.symbol),
+        this.hot.hgetall(BOOK_TOP_KEY(m.symbol)),
         this.hot.hgetall(HOT_KEYS.price(m.symbol)),
       ]);
-      return bookTicker(m, top, feedPrice(feed), now);
+      return this.books.view(m, top, feed, now);
     });
   }
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { HOT_STORE, type HotStore } from '@perp/cache';
-import { readTicker } from '@perp/contracts';
+import { TICKER_KEY } from '@perp/contracts';
 import {
   bucketOpen,
   type Candle,
@@ -31,6 +31,8 @@ const KLINE_CACHE_ENTRIES = 2000;
 interface Cached {
   expires: number;
   rows: Promise<KlineRow[]>;
+  /** The rows as JSON, serialised on the first request that wants them. */
+  json?: Promise<string>;
 }
 
 /**
@@ -54,7 +56,30 @@ export class KlineReader {
     q: KlineQuery,
     now: number,
   ): Promise<KlineRow[]> {
-    const version = series === 'last' ? ((await readTicker(this.hot, m.symbol))?.lastTradeId ?? 0) : 0;
+    return (await this.answer(m, series, interval, q, now)).rows;
+  }
+
+  /** `rows` as a JSON body, serialised once per cached answer. */
+  async json(
+    m: Market,
+    series: CandleSeriesName,
+    interval: KlineInterval,
+    q: KlineQuery,
+    now: number,
+  ): Promise<string> {
+    const a = await this.answer(m, series, interval, q, now);
+    return (a.json ??= a.rows.then((rows) => JSON.stringify(rows)));
+  }
+
+  private async answer(
+    m: Market,
+    series: CandleSeriesName,
+    interval: KlineInterval,
+    q: KlineQuery,
+    now: number,
+  ): Promise<Cached> {
+    // The projected ticker as stored: it changes with every trade of the symbol (lastTradeId).
+    const version = series === 'last' ? ((await this.hot.get(TICKER_KEY(m.symbol))) ?? '') : '';
     // The answer changes with the bucket now falls in (trailing flat candles), not within it.
     const key = [
       m.symbol,
@@ -67,12 +92,13 @@ export class KlineReader {
       version,
     ].join('|');
     const hit = this.cache.get(key);
-    if (hit && hit.expires > now) return hit.rows;
+    if (hit && hit.expires > now) return hit;
     const render = series === 'last' ? (c: Candle) => tradeKlineRow(m, c) : priceKlineRow;
     const rows = this.candles(m.symbol, series, interval, q, now).then((cs) => cs.map(render));
-    this.remember(key, { expires: now + KLINE_CACHE_MS, rows });
+    const entry: Cached = { expires: now + KLINE_CACHE_MS, rows };
+    this.remember(key, entry);
     rows.catch(() => this.cache.delete(key));
-    return rows;
+    return entry;
   }
 
   async candles(
