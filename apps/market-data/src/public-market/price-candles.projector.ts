@@ -12,18 +12,19 @@ import {
 import { candleRow, candleUpdate } from './symbol-market';
 
 export const PRICE_CANDLES_CONSUMER = 'price-candles';
+type PriceSeries = Record<'index' | 'mark' | 'premium', CandleSeries>;
 const MAX_TURN = 1000;
 
 /**
- * The index series sampled from the prices log, and the mark series with it: until the mark-price
- * service publishes its own marks, the mark is the index (as the risk router applies it). The same
- * turn shape as the trades: states per partition, one transaction with the consumer's mark.
+ * The price series sampled from the prices log: index from `price.index`, mark and premium index
+ * from `price.mark`. The same turn shape as the trades: states per partition, one transaction with
+ * the consumer's mark.
  */
 @Injectable()
 export class PriceCandlesProjector implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(PRICE_CANDLES_CONSUMER);
   private subscription?: Subscription;
-  private readonly states = new Map<number, Map<string, Record<'index' | 'mark', CandleSeries>>>();
+  private readonly states = new Map<number, Map<string, PriceSeries>>();
 
   constructor(
     private readonly bus: Bus,
@@ -64,13 +65,18 @@ export class PriceCandlesProjector implements OnApplicationBootstrap, OnModuleDe
           this.logger.warn(`skipped malformed ${m.topic}/${m.partition}@${m.offset}: ${err.message}`);
           continue;
         }
-        if (e.type !== 'price.index') continue;
         let s = states.get(e.symbol);
         if (!s) states.set(e.symbol, (s = await this.load(e.symbol)));
         touched.add(e.symbol);
-        const price = new Money(e.indexPrice);
-        for (const series of ['index', 'mark'] as const)
-          for (const u of s[series].applySample(e.time, price))
+        const samples: [keyof PriceSeries, string][] =
+          e.type === 'price.index'
+            ? [['index', e.indexPrice]]
+            : [
+                ['mark', e.markPrice],
+                ['premium', e.premiumIndex],
+              ];
+        for (const [series, price] of samples)
+          for (const u of s[series].applySample(e.time, new Money(price)))
             rows.set(
               `${e.symbol}/${series}/${u.interval}/${u.candle.openTime}`,
               candleRow(e.symbol, series, u.interval, u.candle),
@@ -93,9 +99,9 @@ export class PriceCandlesProjector implements OnApplicationBootstrap, OnModuleDe
     await this.subscription?.commit(afterBatch(messages));
   }
 
-  private async load(symbol: string): Promise<Record<'index' | 'mark', CandleSeries>> {
+  private async load(symbol: string): Promise<PriceSeries> {
     const series = async (name: CandleSeriesName) =>
       new CandleSeries((await this.repo.latestCandles(symbol, name)).flatMap(candleUpdate));
-    return { index: await series('index'), mark: await series('mark') };
+    return { index: await series('index'), mark: await series('mark'), premium: await series('premium') };
   }
 }

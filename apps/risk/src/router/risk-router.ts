@@ -125,8 +125,8 @@ export class RiskRouter implements OnApplicationBootstrap, OnModuleDestroy {
     marks: Map<string, Record<string, string>>,
   ): void {
     const price = parseMessage('prices', m.value);
-    if (price.type !== 'price.index') return;
-    // Until the market-data service derives the mark from the book's premium, mark = index.
+    // Risk applies the marks market data derives; index ticks are its input, not risk's.
+    if (price.type !== 'price.mark') return;
     for (let i = 0; i < keys.length; i++)
       copies.push([
         keys[i]!,
@@ -136,13 +136,17 @@ export class RiskRouter implements OnApplicationBootstrap, OnModuleDestroy {
           time: price.time,
           type: 'price.mark',
           symbol: price.symbol,
-          markPrice: price.indexPrice,
+          markPrice: price.markPrice,
           indexPrice: price.indexPrice,
+          lastPrice: price.lastPrice,
         },
       ]);
     marks.set(price.symbol, {
-      markPrice: price.indexPrice,
+      markPrice: price.markPrice,
       indexPrice: price.indexPrice,
+      lastPrice: price.lastPrice,
+      fundingRate: price.fundingRate,
+      nextFundingTime: String(price.nextFundingTime),
       time: String(price.time),
     });
   }
