@@ -5,7 +5,9 @@ import { type MessageBody, type OutcomeError, type Reply, type RiskCommand, TOPI
 import { APP_CONFIG, type AppConfig } from '@perp/runtime';
 
 /** The commands a client sends for one user (prices and engine-event copies come from the router). */
-export type RiskCommandBody = MessageBody<Exclude<RiskCommand, { type: 'price.mark' | 'engine.event' }>>;
+export type RiskCommandBody = MessageBody<
+  Exclude<RiskCommand, { type: 'price.mark' | 'engine.event' | 'funding.settle' }>
+>;
 
 /**
  * The answer, a refusal, or none in time (`unavailable`): then `published` says whether the command

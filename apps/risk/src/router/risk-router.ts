@@ -45,8 +45,8 @@ export function engineEventRecipients(event: EngineEvent): EngineEventCopy[] {
 
 /**
  * Copies into the risk-command log, keyed by user, what the risk shards settle: engine events
- * concerning a user (to that user's partition, after the command's earlier events) and prices (to
- * every partition, so each shard sees marks in its own input order). Stateless: after a crash it
+ * concerning a user (to that user's partition, after the command's earlier events), marks and
+ * funding rounds (to every partition, so each shard sees them in its own input order). Stateless: after a crash it
  * copies again from its committed offset and the shards drop what they already applied.
  */
 @Injectable()
@@ -63,7 +63,7 @@ export class RiskRouter implements OnApplicationBootstrap, OnModuleDestroy {
   async onApplicationBootstrap(): Promise<void> {
     this.subscription = await this.bus.subscribe({
       groupId: RISK_ROUTER_GROUP,
-      topics: [TOPICS.engineEvents.name, TOPICS.prices.name],
+      topics: [TOPICS.engineEvents.name, TOPICS.prices.name, TOPICS.funding.name],
       batchHandler: (ms) => this.handleTurn(ms),
     });
   }
@@ -79,10 +79,11 @@ export class RiskRouter implements OnApplicationBootstrap, OnModuleDestroy {
   private async handleTurn(messages: readonly BusMessage[]): Promise<void> {
     const copies: [string, RiskCommand][] = [];
     const marks = new Map<string, Record<string, string>>();
-    const keys = messages[0]!.topic === TOPICS.prices.name ? await this.keysForEveryPartition() : [];
+    const keys = messages[0]!.topic === TOPICS.engineEvents.name ? [] : await this.keysForEveryPartition();
     for (const m of messages) {
       try {
         if (m.topic === TOPICS.engineEvents.name) this.copyEngineEvent(m, copies);
+        else if (m.topic === TOPICS.funding.name) this.copyFunding(m, keys, copies);
         else this.copyPrice(m, keys, copies, marks);
       } catch (e) {
         if (!(e instanceof MessageValidationError)) throw e;
@@ -149,6 +150,12 @@ export class RiskRouter implements OnApplicationBootstrap, OnModuleDestroy {
       nextFundingTime: String(price.nextFundingTime),
       time: String(price.time),
     });
+  }
+
+  /** A funding round to every partition, each copy under the round's id (one round, one id). */
+  private copyFunding(m: BusMessage, keys: readonly string[], copies: [string, RiskCommand][]): void {
+    const f = parseMessage('funding', m.value);
+    for (const key of keys) copies.push([key, { ...f, type: 'funding.settle' }]);
   }
 
   /** One key per risk-command partition (partition = murmur2(key) mod n, n as the log has it). */

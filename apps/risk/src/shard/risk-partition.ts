@@ -37,6 +37,8 @@ export class RiskPartition extends ShardPartition {
   private readonly closed = new Map<string, OrderRecord>();
   /** Trigger orders not fired yet; their records are in `orders` too (open, NEW). */
   readonly triggers = new TriggerBook<WaitingTrigger>();
+  /** Per symbol, the funding time of the last funding round applied (a copy at or before it is dropped). */
+  readonly fundingTimes = new Map<string, number>();
 
   constructor(
     partition: number,
@@ -103,6 +105,7 @@ export class RiskPartition extends ShardPartition {
         triggers: this.triggers
           .entries()
           .map((t): SerializedTrigger => ({ ...t, stopPrice: t.stopPrice.toFixed() })),
+        fundingTimes: Object.fromEntries(this.fundingTimes),
       }),
     );
   }
@@ -115,12 +118,14 @@ export class RiskPartition extends ShardPartition {
       orders: OrderRecord[];
       engineMarks: HighWaterMarkState[];
       triggers?: SerializedTrigger[];
+      fundingTimes?: Record<string, number>;
     };
     if (!READABLE_VERSIONS.includes(s.v)) throw new Error(`unsupported risk snapshot version ${s.v}`);
     const marks = HighWaterMarks.fromState(s.engineMarks);
     const p = new RiskPartition(partition, AccountBook.fromState(s.book, options), marks);
     for (const o of s.orders) p.put(o);
     for (const t of s.triggers ?? []) p.triggers.add({ ...t, stopPrice: new Money(t.stopPrice) });
+    for (const [symbol, time] of Object.entries(s.fundingTimes ?? {})) p.fundingTimes.set(symbol, time);
     return p;
   }
 }

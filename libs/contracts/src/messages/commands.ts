@@ -111,6 +111,19 @@ export const riskCommand = z.discriminatedUnion('type', [
     lastPrice: decimal.optional(),
   }),
   /**
+   * A market's funding round (the funding log's `funding.settle`), copied into every risk partition
+   * under the round's own id (symbol and funding time): every position of the partition's users pays
+   * or receives once; the shard drops a round at or before the last it applied for the symbol.
+   */
+  z.object({
+    ...envelope,
+    type: z.literal('funding.settle'),
+    symbol,
+    fundingRate: decimal,
+    markPrice: decimal,
+    fundingTime: ms,
+  }),
+  /**
    * An engine event concerning a user of this partition, copied by the risk router. `source` is the
    * place of the engine command that produced it (engine-commands partition and offset; index =
    * event index x 2 + copy, unique per copy): the shard keeps a high-water mark per engine

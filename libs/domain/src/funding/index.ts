@@ -51,3 +51,10 @@ export {
   type MarkTrackerOptions,
   type MarkTrackerState,
 } from './mark-price-tracker';
+export {
+  FUNDING_CLOCK_STATE_VERSION,
+  FundingClock,
+  fundingId,
+  type FundingClockState,
+  type FundingSettlementDue,
+} from './funding-clock';

@@ -4,6 +4,7 @@ import { cancelAllOrders, cancelOrder } from './cancel-order';
 import { moveCollateral } from './collateral';
 import { deposit } from './deposit';
 import { engineEvent } from './engine-event';
+import { settleFunding } from './funding';
 import { setLeverage } from './leverage';
 import { setMarginMode } from './margin-mode';
 import { markPrice } from './mark-price';
@@ -26,6 +27,7 @@ export const RISK_HANDLERS: { readonly [K in RiskCommand['type']]: RiskHandler<K
   'order.cancelAll': cancelAllOrders,
   'order.amend': amendOrder,
   'engine.event': engineEvent,
+  'funding.settle': settleFunding,
 };
 
 /** Applies one command through its handler. */
