@@ -105,7 +105,7 @@ export class RiskPartition extends ShardPartition {
         triggers: this.triggers
           .entries()
           .map((t): SerializedTrigger => ({ ...t, stopPrice: t.stopPrice.toFixed() })),
-        fundingTimes: Object.fromEntries(this.fundingTimes),
+        ...(this.fundingTimes.size ? { fundingTimes: Object.fromEntries(this.fundingTimes) } : {}),
       }),
     );
   }
