@@ -8,6 +8,7 @@ import { FapiGeneralController } from './fapi/fapi-general.controller';
 import { FapiMarketModule } from './fapi/market/fapi-market.module';
 import { FapiMarketStatsModule } from './fapi/market-stats/market-stats.module';
 import { FapiOrdersController } from './fapi/orders/fapi-orders.controller';
+import { NativeFundingRatesController } from './native/funding-rates.controller';
 import { NativeMarketsController } from './native/markets.controller';
 import { OpenApiModule } from './openapi/openapi.module';
 import { NativeTradingModule } from './native/trading/native-trading.module';
@@ -29,6 +30,7 @@ import { RateLimitsModule } from './rate-limits';
   controllers: [
     FapiGeneralController,
     NativeMarketsController,
+    NativeFundingRatesController,
     AdminMarketsController,
     AdminAccountsController,
     FapiOrdersController,

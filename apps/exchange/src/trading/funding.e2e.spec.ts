@@ -1,8 +1,5 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import ccxt from 'ccxt';
-import { REPO_ROOT, signed } from '@perp/testing';
+import { signed } from '@perp/testing';
 import { type InProcessExchange, startInProcessExchange } from '../testing/in-process-exchange';
 import { adminRequest, deposit, eventually, newTrader, type Trader } from './trading.harness';
 
@@ -11,22 +8,10 @@ const MIN = 60_000;
 // The funding time the test passes: a minute boundary ahead of the clock (times are the pushes' own).
 const T = Math.floor(Date.now() / MIN) * MIN + 10 * MIN;
 
-/** The devnet chain with BTCUSDT funding every minute (1 … 1440 minutes are accepted). */
-function oneMinuteDeployDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'perp-funding-deploy-'));
-  cpSync(join(REPO_ROOT, 'deploy/chains/devnet'), join(dir, 'chains/devnet'), { recursive: true });
-  const file = join(dir, 'chains/devnet/chain.json');
-  const chain = JSON.parse(readFileSync(file, 'utf8')) as { markets: { symbol: string }[] };
-  for (const m of chain.markets) if (m.symbol === BTC) Object.assign(m, { fundingIntervalMinutes: 1 });
-  writeFileSync(file, JSON.stringify(chain));
-  return dir;
-}
-
 // Two users hold opposite positions, the book sits above the index, a funding time passes: every
 // figure below is computed by hand from the rules of libs/domain/src/funding/README.md.
 describe('funding on a one-minute chain (embedded exchange over HTTP)', () => {
   let ex: InProcessExchange;
-  let deployDir: string;
   let a: Trader;
   let b: Trader;
 
@@ -48,8 +33,15 @@ describe('funding on a one-minute chain (embedded exchange over HTTP)', () => {
     )?.balance;
 
   beforeAll(async () => {
-    deployDir = oneMinuteDeployDir();
-    ex = await startInProcessExchange({ DEPLOY_DIR: deployDir });
+    // BTCUSDT funds every minute (1 … 1440 minutes are accepted).
+    ex = await startInProcessExchange(
+      {},
+      {
+        markets: (m) => {
+          if (m.symbol === BTC) m.fundingIntervalMinutes = 1;
+        },
+      },
+    );
     a = await newTrader(ex.url);
     b = await newTrader(ex.url);
     await deposit(ex.url, ex.adminToken, a.address, '10000');
@@ -58,7 +50,6 @@ describe('funding on a one-minute chain (embedded exchange over HTTP)', () => {
 
   afterAll(async () => {
     await ex?.close();
-    rmSync(deployDir, { recursive: true, force: true });
   });
 
   it('derives the mark from the index, the book and the last price, and pays the round exactly once', async () => {
@@ -203,4 +194,54 @@ describe('funding on a one-minute chain (embedded exchange over HTTP)', () => {
     expect(mark).toMatchObject({ symbol: sym, markPrice: 50500, indexPrice: 50000 });
     expect(Object.keys(await c.fetchMarkPrices())).toContain(sym);
   }, 60_000);
+
+  it('native funding-rates: the rate in force, the estimate, interval, cap and floor, open interest per side', async () => {
+    const r = await fetch(`${ex.url}/api/v1/funding-rates/btc-usd`);
+    expect(r.status).toBe(200);
+    const body = (await r.json()) as Record<string, unknown>;
+    expect(body).toEqual({
+      symbol: BTC,
+      funding_rate: '0.00688462',
+      funding_time: new Date(T).toISOString(),
+      predicted_funding_rate: '0.00750000',
+      next_funding_time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      funding_interval_minutes: 1,
+      funding_rate_cap: '0.02000000',
+      funding_rate_floor: '-0.02000000',
+      interest_rate: '0.00001250',
+      mark_price: expect.stringMatching(/^50500(\.0+)?$/),
+      index_price: expect.stringMatching(/^50000(\.0+)?$/),
+      long_oi: '0.100',
+      short_oi: '0.100',
+      // 0.1 × 50500 and the 10,000 BTC caps at the mark
+      long_oi_usd: '5050.00000000',
+      short_oi_usd: '5050.00000000',
+      max_long_oi: '10000',
+      max_short_oi: '10000',
+      max_long_oi_usd: '505000000.00000000',
+      max_short_oi_usd: '505000000.00000000',
+    });
+    const missing = await fetch(`${ex.url}/api/v1/funding-rates/DOGE-USD`);
+    expect([missing.status, await missing.json()]).toEqual([
+      404,
+      { error: expect.any(String), code: 'INVALID_MARKET' },
+    ]);
+  });
+
+  it('native markets carry the mark, index and estimated funding rate', async () => {
+    const markets = (await fetch(`${ex.url}/api/v1/markets`).then((r) => r.json())) as Record<
+      string,
+      unknown
+    >[];
+    expect(markets.find((m) => m.symbol === BTC)).toMatchObject({
+      mark_price: expect.stringMatching(/^50500(\.0+)?$/),
+      index_price: expect.stringMatching(/^50000(\.0+)?$/),
+      funding_rate: '0.00750000',
+      next_funding_time: expect.any(String),
+    });
+    expect(markets.find((m) => m.symbol === 'SOLUSDT')).toMatchObject({
+      mark_price: null,
+      funding_rate: null,
+    });
+  });
 });
