@@ -42,7 +42,7 @@ export async function startInProcessExchange(
   options: InProcessExchangeOptions = {},
 ): Promise<InProcessExchange> {
   const dataDir = mkdtempSync(join(tmpdir(), 'perp-exchange-'));
-  const deployDir = options.markets ? editedChain(dataDir, options.markets) : join(REPO_ROOT, 'deploy');
+  const deployDir = options.markets ? editedDevnet(dataDir, options.markets) : join(REPO_ROOT, 'deploy');
   const schema = await createTestSchema();
   const config = loadAppConfig({
     DEPLOY_DIR: deployDir,
@@ -75,7 +75,7 @@ export async function startInProcessExchange(
 }
 
 /** The devnet chain with its markets edited, under `dir`/deploy; returns that deploy directory. */
-function editedChain(dir: string, edit: (market: ChainMarketJson) => void): string {
+export function editedDevnet(dir: string, edit: (market: ChainMarketJson) => void): string {
   const deployDir = join(dir, 'deploy');
   cpSync(join(REPO_ROOT, 'deploy/chains/devnet'), join(deployDir, 'chains/devnet'), { recursive: true });
   const file = join(deployDir, 'chains/devnet/chain.json');
