@@ -4,3 +4,4 @@ export * from './shards/shard-partitions';
 export * from './ops/cluster-setup';
 export * from './projections/resume-at-mark';
 export * from './projections/snapshot-stage';
+export * from './projections/valid-messages';

@@ -1,12 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Bus, type BusMessage } from '@perp/bus';
-import {
-  type FundingEvent,
-  MessageValidationError,
-  parseMessage,
-  type PriceEvent,
-  TOPICS,
-} from '@perp/contracts';
+import { type FundingEvent, TOPICS } from '@perp/contracts';
 import {
   FundingClock,
   type FundingClockState,
@@ -15,7 +9,7 @@ import {
   MarketRegistry,
   Money,
 } from '@perp/domain';
-import { SnapshotStage } from '@perp/infrastructure';
+import { SnapshotStage, validMessages } from '@perp/infrastructure';
 import { MarketDataRepository, ProcessedOffsetRepository, ShardSnapshotRepository } from '@perp/persistence';
 
 export const FUNDING_STAGE = 'funding';
@@ -71,15 +65,7 @@ export class FundingStage extends SnapshotStage<Map<string, FundingClock>> {
     messages: readonly BusMessage[],
   ): Promise<void> {
     const due: FundingSettlementDue[] = [];
-    for (const m of messages) {
-      let e: PriceEvent;
-      try {
-        e = parseMessage('prices', m.value);
-      } catch (err) {
-        if (!(err instanceof MessageValidationError)) throw err;
-        this.logger.warn(`skipped malformed ${m.topic}/${m.partition}@${m.offset}: ${err.message}`);
-        continue;
-      }
+    for (const { value: e } of validMessages('prices', messages, this.logger)) {
       if (e.type !== 'price.mark') continue;
       const market = this.registry.find(e.symbol);
       if (!market) continue;

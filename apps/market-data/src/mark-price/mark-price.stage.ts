@@ -1,15 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Bus, type BusMessage } from '@perp/bus';
 import { HOT_STORE, type HotStore } from '@perp/cache';
-import {
-  MessageValidationError,
-  outputId,
-  parseMessage,
-  type PriceEvent,
-  readDepth,
-  readTicker,
-  TOPICS,
-} from '@perp/contracts';
+import { outputId, type PriceEvent, readDepth, readTicker, TOPICS } from '@perp/contracts';
 import {
   type BookSides,
   MarketRegistry,
@@ -18,7 +10,7 @@ import {
   type MarkTrackerState,
   Money,
 } from '@perp/domain';
-import { SnapshotStage } from '@perp/infrastructure';
+import { SnapshotStage, validMessages } from '@perp/infrastructure';
 import { ProcessedOffsetRepository, ShardSnapshotRepository } from '@perp/persistence';
 
 export const MARK_PRICE_STAGE = 'mark-price';
@@ -87,15 +79,7 @@ export class MarkPriceStage extends SnapshotStage<Map<string, MarkPriceTracker>>
   ): Promise<void> {
     const views = new Map<string, MarketView>();
     const marks: MarkPriceEvent[] = [];
-    for (const m of messages) {
-      let e: PriceEvent;
-      try {
-        e = parseMessage('prices', m.value);
-      } catch (err) {
-        if (!(err instanceof MessageValidationError)) throw err;
-        this.logger.warn(`skipped malformed ${m.topic}/${m.partition}@${m.offset}: ${err.message}`);
-        continue;
-      }
+    for (const { m, value: e } of validMessages('prices', messages, this.logger)) {
       if (e.type !== 'price.index') continue;
       const market = this.registry.find(e.symbol);
       if (!market) continue;

@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { afterBatch, Bus, type BusMessage, type Subscription } from '@perp/bus';
-import { resumeAtMark } from '@perp/infrastructure';
-import { MessageValidationError, parseMessage, TOPICS } from '@perp/contracts';
+import { resumeAtMark, validMessages } from '@perp/infrastructure';
+import { TOPICS } from '@perp/contracts';
 import { CandleSeries, Money } from '@perp/domain';
 import {
   type CandleSeriesName,
@@ -56,15 +56,7 @@ export class PriceCandlesProjector implements OnApplicationBootstrap, OnModuleDe
     const rows = new Map<string, MarketCandleEntity>();
     const touched = new Set<string>();
     try {
-      for (const m of messages) {
-        let e;
-        try {
-          e = parseMessage('prices', m.value);
-        } catch (err) {
-          if (!(err instanceof MessageValidationError)) throw err;
-          this.logger.warn(`skipped malformed ${m.topic}/${m.partition}@${m.offset}: ${err.message}`);
-          continue;
-        }
+      for (const { value: e } of validMessages('prices', messages, this.logger)) {
         let s = states.get(e.symbol);
         if (!s) states.set(e.symbol, (s = await this.load(e.symbol)));
         touched.add(e.symbol);

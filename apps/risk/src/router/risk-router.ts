@@ -155,7 +155,7 @@ export class RiskRouter implements OnApplicationBootstrap, OnModuleDestroy {
   /** A funding round to every partition, each copy under the round's id (one round, one id). */
   private copyFunding(m: BusMessage, keys: readonly string[], copies: [string, RiskCommand][]): void {
     const f = parseMessage('funding', m.value);
-    for (const key of keys) copies.push([key, { ...f, type: 'funding.settle' }]);
+    for (const key of keys) copies.push([key, f]);
   }
 
   /** One key per risk-command partition (partition = murmur2(key) mod n, n as the log has it). */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { outcomeError } from '../outcomes/reasons';
-import { engineEvent } from './events';
+import { engineEvent, fundingEvent } from './events';
 import { address, decimal, envelope, ms, side, symbol } from './primitives';
 
 export const orderType = z.enum([
@@ -115,14 +115,7 @@ export const riskCommand = z.discriminatedUnion('type', [
    * under the round's own id (symbol and funding time): every position of the partition's users pays
    * or receives once; the shard drops a round at or before the last it applied for the symbol.
    */
-  z.object({
-    ...envelope,
-    type: z.literal('funding.settle'),
-    symbol,
-    fundingRate: decimal,
-    markPrice: decimal,
-    fundingTime: ms,
-  }),
+  fundingEvent,
   /**
    * An engine event concerning a user of this partition, copied by the risk router. `source` is the
    * place of the engine command that produced it (engine-commands partition and offset; index =

@@ -1,16 +1,9 @@
 import { Money } from '../money/money';
 import { FundingClock, fundingId } from './funding-clock';
+import { oneMinuteMarket as market, T0 } from './__fixtures__/one-minute-market';
 
 const m = (v: string | number) => new Money(v);
-const T0 = Date.UTC(2024, 0, 15, 12, 0);
 const MIN = 60_000;
-const market = {
-  maxLeverage: 20,
-  interestRate: '0.0000125',
-  fundingIntervalHours: 8,
-  fundingIntervalMinutes: 1,
-  fundingRateCap: '0.02',
-};
 const plain = (d: ReturnType<FundingClock['onMark']>) =>
   d.map((r) => [r.id, r.fundingTime, r.fundingRate.toFixed(), r.markPrice.toFixed()]);
 

@@ -1,15 +1,8 @@
 import { Money } from '../money/money';
 import { MarkPriceTracker } from './mark-price-tracker';
+import { oneMinuteMarket as market, T0 } from './__fixtures__/one-minute-market';
 
 const m = (v: string | number) => new Money(v);
-const T0 = Date.UTC(2024, 0, 15, 12, 0); // a funding time of a one-minute market
-const market = {
-  maxLeverage: 20, // impact notional 4,000 USDT
-  interestRate: '0.0000125',
-  fundingIntervalHours: 8,
-  fundingIntervalMinutes: 1,
-  fundingRateCap: '0.02',
-};
 const above = { bids: [['101', '100']] as const, asks: [['102', '100']] as const };
 const empty = { bids: [], asks: [] };
 
