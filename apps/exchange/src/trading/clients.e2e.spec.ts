@@ -2,7 +2,7 @@ import { DerivativesTradingUsdsFutures } from '@binance/derivatives-trading-usds
 import { USDMClient } from 'binance';
 import ccxt from 'ccxt';
 import { type InProcessExchange, noInterest, startInProcessExchange } from '../testing/in-process-exchange';
-import { adminRequest, eventually, newTrader, type Trader } from './trading.harness';
+import { adminRequest, ccxtClient, eventually, newTrader, type Trader } from './trading.harness';
 
 const BTC = 'BTCUSDT';
 const CCXT_BTC = 'BTC/USDT:USDT';
@@ -39,18 +39,7 @@ describe('Binance USDⓈ-M clients trading on the embedded exchange', () => {
     let cb: InstanceType<typeof ccxt.binanceusdm>;
     let restingSell: string;
 
-    function client(t: Trader) {
-      // fetchCurrencies off: with keys, loadMarkets would also call Binance's spot wallet (sapi).
-      const c = new ccxt.binanceusdm({
-        apiKey: t.key.api_key,
-        secret: t.key.secret_key,
-        options: { fetchCurrencies: false },
-      });
-      const api = c.urls['api'] as Record<string, string>;
-      for (const name of Object.keys(api))
-        if (name.startsWith('fapi')) api[name] = api[name]!.replace('https://fapi.binance.com', ex.url);
-      return c;
-    }
+    const client = (t: Trader) => ccxtClient(ex.url, t);
 
     beforeAll(async () => {
       a = await trader();

@@ -1,7 +1,6 @@
-import ccxt from 'ccxt';
 import { signed } from '@perp/testing';
 import { type InProcessExchange, startInProcessExchange } from '../testing/in-process-exchange';
-import { adminRequest, deposit, eventually, newTrader, type Trader } from './trading.harness';
+import { adminRequest, ccxtClient, deposit, eventually, newTrader, type Trader } from './trading.harness';
 
 const BTC = 'BTCUSDT';
 const MIN = 60_000;
@@ -172,14 +171,7 @@ describe('funding on a one-minute chain (embedded exchange over HTTP)', () => {
   });
 
   it('ccxt binanceusdm reads funding rates, their history, the funding fees and mark prices', async () => {
-    const c = new ccxt.binanceusdm({
-      apiKey: b.key.api_key,
-      secret: b.key.secret_key,
-      options: { fetchCurrencies: false },
-    });
-    const api = c.urls['api'] as Record<string, string>;
-    for (const name of Object.keys(api))
-      if (name.startsWith('fapi')) api[name] = api[name]!.replace('https://fapi.binance.com', ex.url);
+    const c = ccxtClient(ex.url, b);
     const sym = 'BTC/USDT:USDT';
     const rate = await c.fetchFundingRate(sym);
     expect(rate).toMatchObject({ symbol: sym, markPrice: 50500, indexPrice: 50000, fundingRate: 0.0075 });

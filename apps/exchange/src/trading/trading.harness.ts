@@ -1,4 +1,5 @@
 import { type BaseWallet, Wallet } from 'ethers';
+import ccxt from 'ccxt';
 import { createKey, json, type HttpResponse, type KeyPair, login } from '@perp/testing';
 
 /** A user of the end-to-end trading tests: a wallet address and an API key of it. */
@@ -51,4 +52,17 @@ export async function deposit(
 ): Promise<void> {
   const r = await adminRequest(url, adminToken, '/deposits', 'POST', { address, asset: 'USDT', amount });
   if (r.status !== 200) throw new Error(`deposit: ${r.status} ${r.text}`);
+}
+
+/** ccxt's binanceusdm for `t`, its FAPI pointed at `url` (fetchCurrencies off: it would call spot's sapi). */
+export function ccxtClient(url: string, t: Trader): InstanceType<typeof ccxt.binanceusdm> {
+  const c = new ccxt.binanceusdm({
+    apiKey: t.key.api_key,
+    secret: t.key.secret_key,
+    options: { fetchCurrencies: false },
+  });
+  const api = c.urls['api'] as Record<string, string>;
+  for (const name of Object.keys(api))
+    if (name.startsWith('fapi')) api[name] = api[name]!.replace('https://fapi.binance.com', url);
+  return c;
 }

@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { afterBatch, Bus, type BusMessage, type Subscription } from '@perp/bus';
-import { resumeAtMark, validMessages } from '@perp/infrastructure';
+import { subscribeAtMark, validMessages } from '@perp/infrastructure';
 import { TOPICS } from '@perp/contracts';
 import { CandleSeries, Money } from '@perp/domain';
 import {
@@ -33,15 +33,13 @@ export class PriceCandlesProjector implements OnApplicationBootstrap, OnModuleDe
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    this.subscription = await this.bus.subscribe({
-      groupId: PRICE_CANDLES_CONSUMER,
+    this.subscription = await subscribeAtMark(this.bus, {
+      name: PRICE_CANDLES_CONSUMER,
       topics: [TOPICS.prices.name],
+      marks: this.marks,
+      forget: (p) => this.states.delete(p),
       batchHandler: (ms) => this.handleTurn(ms),
       maxBatch: MAX_TURN,
-      onAssigned: resumeAtMark(this.marks, PRICE_CANDLES_CONSUMER, (p) => this.states.delete(p)),
-      onRevoked: (tps) => {
-        for (const tp of tps) this.states.delete(tp.partition);
-      },
     });
   }
 

@@ -1,7 +1,7 @@
 import { Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { afterBatch, type Bus, type BusMessage, type Subscription } from '@perp/bus';
 import type { ProcessedOffsetRepository, ShardSnapshotRepository } from '@perp/persistence';
-import { resumeAtMark } from './resume-at-mark';
+import { subscribeAtMark } from './resume-at-mark';
 
 /** Snapshots kept per partition (the newest is read; one older in case it is bad). */
 const SNAPSHOTS_KEPT = 2;
@@ -42,14 +42,12 @@ export abstract class SnapshotStage<S> implements OnApplicationBootstrap, OnModu
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.enabled) return;
-    this.subscription = await this.bus.subscribe({
-      groupId: this.name,
+    this.subscription = await subscribeAtMark(this.bus, {
+      name: this.name,
       topics: [this.topic],
+      marks: this.offsets,
+      forget: (p) => this.states.delete(p),
       batchHandler: (ms) => this.handleTurn(ms),
-      onAssigned: resumeAtMark(this.offsets, this.name, (p) => this.states.delete(p)),
-      onRevoked: (tps) => {
-        for (const tp of tps) this.states.delete(tp.partition);
-      },
     });
   }
 
