@@ -1,1 +1,2 @@
 export * from './funding.module';
+export * from './settlement/funding.stage';

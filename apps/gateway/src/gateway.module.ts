@@ -10,6 +10,7 @@ import { FapiMarketStatsModule } from './fapi/market-stats/market-stats.module';
 import { FapiAlgoOrdersController } from './fapi/orders/fapi-algo-orders.controller';
 import { AlgoOrderReader } from './fapi/orders/algo-order-reader';
 import { FapiOrdersController } from './fapi/orders/fapi-orders.controller';
+import { NativeFundingRatesController } from './native/funding-rates.controller';
 import { NativeMarketsController } from './native/markets.controller';
 import { OpenApiModule } from './openapi/openapi.module';
 import { NativeTradingModule } from './native/trading/native-trading.module';
@@ -31,6 +32,7 @@ import { RateLimitsModule } from './rate-limits';
   controllers: [
     FapiGeneralController,
     NativeMarketsController,
+    NativeFundingRatesController,
     AdminMarketsController,
     AdminAccountsController,
     FapiOrdersController,

@@ -8,3 +8,4 @@ export * from './prices/simulated-price-feed';
 export * from './prices/index-source-feed';
 export * from './prices/index-source-status';
 export * from './prices/chainlink-aggregator';
+export * from './mark-price/mark-price.stage';

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { BookTopProjector } from './book-top/book-top.projector';
+import { MarkPriceStage } from './mark-price/mark-price.stage';
 import { OpenInterestProjector } from './open-interest/open-interest.projector';
 import { PriceCandlesProjector } from './public-market/price-candles.projector';
 import { PublicMarketProjector } from './public-market/public-market.projector';
@@ -9,7 +10,8 @@ import { SimulatedPriceFeed } from './prices/simulated-price-feed';
 /**
  * The market-data projections: public trades, aggregated trades, candles, tickers, the L2 book and
  * futures-data statistics (Postgres and the hot store); open interest per symbol and the book's top
- * (hot store); index and mark candles; and the index-price feeds: simulated (PRICE_SOURCE=simulated)
+ * (hot store); the mark price (price.mark events from index ticks and the book); index, mark and
+ * premium candles; and the index-price feeds: simulated (PRICE_SOURCE=simulated)
  * or the composite of each market's configured sources (PRICE_SOURCE=composite).
  * Consumers and producers, so only the market-data process (and the embedded exchange) import
  * this; readers such as the gateway use the readers in @perp/contracts and @perp/persistence.
@@ -20,6 +22,7 @@ import { SimulatedPriceFeed } from './prices/simulated-price-feed';
     BookTopProjector,
     PublicMarketProjector,
     PriceCandlesProjector,
+    MarkPriceStage,
     SimulatedPriceFeed,
     IndexSourceFeed,
   ],

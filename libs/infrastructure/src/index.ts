@@ -3,3 +3,5 @@ export * from './markets/markets-projection';
 export * from './shards/shard-partitions';
 export * from './ops/cluster-setup';
 export * from './projections/resume-at-mark';
+export * from './projections/snapshot-stage';
+export * from './projections/valid-messages';

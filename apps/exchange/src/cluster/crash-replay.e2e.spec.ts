@@ -12,6 +12,7 @@ import {
   type ScriptTrader,
   scriptTraders,
   tradingScript,
+  untilEveryRiskPartitionAnswers,
 } from './trading-script.harness';
 
 /** What the test compares between runs, per user: exact strings. */
@@ -74,25 +75,6 @@ async function settle(
 function expectAnswered(step: ScriptStep, r: HttpResponse): void {
   if (r.status !== 200 && r.status !== 400)
     throw new Error(`step ${JSON.stringify(step)} answered ${r.status}: ${r.text}`);
-}
-
-/**
- * Waits until each user's risk partition answers, with an order risk refuses (below one lot:
- * -1013), which changes nothing.
- */
-async function untilEveryRiskPartitionAnswers(url: string, traders: ScriptTrader[]): Promise<void> {
-  for (let user = 0; user < traders.length; user++) {
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const r = await runStep(url, TEST_ADMIN_TOKEN, traders, {
-        kind: 'order',
-        user,
-        params: { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '50000', quantity: '0.0001' },
-      });
-      if (r.status === 400) break;
-      if (Date.now() > deadline) throw new Error(`risk partition of user ${user}: ${r.status} ${r.text}`);
-    }
-  }
 }
 
 // DESIGN.md's exactly-once claim, tested with real processes over the Kafka mock cluster: a risk

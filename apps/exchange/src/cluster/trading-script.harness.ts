@@ -1,5 +1,6 @@
 import { Wallet } from 'ethers';
 import { json, type HttpResponse, signed } from '@perp/testing';
+import { TEST_ADMIN_TOKEN } from '../testing/in-process-exchange';
 import { deposit, newTrader, type Trader } from '../trading/trading.harness';
 
 export type ScriptTrader = Trader;
@@ -105,4 +106,23 @@ export async function runStep(
 
 export async function fund(url: string, adminToken: string, traders: ScriptTrader[]): Promise<void> {
   for (const t of traders) await deposit(url, adminToken, t.address, SCRIPT_DEPOSIT);
+}
+
+/**
+ * Waits until each user's risk partition answers, with an order risk refuses (below one lot:
+ * -1013), which changes nothing.
+ */
+export async function untilEveryRiskPartitionAnswers(url: string, traders: ScriptTrader[]): Promise<void> {
+  for (let user = 0; user < traders.length; user++) {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const r = await runStep(url, TEST_ADMIN_TOKEN, traders, {
+        kind: 'order',
+        user,
+        params: { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '50000', quantity: '0.0001' },
+      });
+      if (r.status === 400) break;
+      if (Date.now() > deadline) throw new Error(`risk partition of user ${user}: ${r.status} ${r.text}`);
+    }
+  }
 }

@@ -1,5 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestSchema } from '@perp/persistence';
@@ -8,6 +8,23 @@ import { REPO_ROOT } from '@perp/testing';
 import { ExchangeModule } from '../exchange.module';
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
+
+/** A market of chain.json as plain JSON, for a test to edit. */
+export type ChainMarketJson = Record<string, unknown> & { symbol: string };
+
+export interface InProcessExchangeOptions {
+  /** Edits the devnet markets before start (the chain is copied into the data directory). */
+  markets?: (market: ChainMarketJson) => void;
+}
+
+/**
+ * For tests asserting figures at mark = index: no interest, so a market without premium (a book
+ * thinner than the impact notional) has mark = index. With interest, Binance's price 1 puts the
+ * mark above the index by the interest still to accrue before the next funding time.
+ */
+export const noInterest = (m: ChainMarketJson): void => {
+  m.interestRate = '0';
+};
 
 export interface InProcessExchange {
   app: INestApplication;
@@ -20,11 +37,15 @@ export interface InProcessExchange {
  * The embedded exchange inside the test process, on a free loopback port: memory bus (no journal),
  * a fresh schema of the real test Postgres, memory hot store.
  */
-export async function startInProcessExchange(env: Record<string, string> = {}): Promise<InProcessExchange> {
+export async function startInProcessExchange(
+  env: Record<string, string> = {},
+  options: InProcessExchangeOptions = {},
+): Promise<InProcessExchange> {
   const dataDir = mkdtempSync(join(tmpdir(), 'perp-exchange-'));
+  const deployDir = options.markets ? editedDevnet(dataDir, options.markets) : join(REPO_ROOT, 'deploy');
   const schema = await createTestSchema();
   const config = loadAppConfig({
-    DEPLOY_DIR: join(REPO_ROOT, 'deploy'),
+    DEPLOY_DIR: deployDir,
     DATA_DIR: dataDir,
     DATABASE_URL: schema.url,
     ADMIN_TOKEN: TEST_ADMIN_TOKEN,
@@ -51,4 +72,15 @@ export async function startInProcessExchange(env: Record<string, string> = {}): 
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The devnet chain with its markets edited, under `dir`/deploy; returns that deploy directory. */
+export function editedDevnet(dir: string, edit: (market: ChainMarketJson) => void): string {
+  const deployDir = join(dir, 'deploy');
+  cpSync(join(REPO_ROOT, 'deploy/chains/devnet'), join(deployDir, 'chains/devnet'), { recursive: true });
+  const file = join(deployDir, 'chains/devnet/chain.json');
+  const chain = JSON.parse(readFileSync(file, 'utf8')) as { markets: ChainMarketJson[] };
+  chain.markets.forEach(edit);
+  writeFileSync(file, JSON.stringify(chain));
+  return deployDir;
 }

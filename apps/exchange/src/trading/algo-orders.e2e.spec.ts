@@ -3,7 +3,7 @@ import { PERSISTENCE_DATA_SOURCE } from '@perp/persistence';
 import { json, login, signed } from '@perp/testing';
 import type { DataSource } from 'typeorm';
 import { Wallet } from 'ethers';
-import { type InProcessExchange, startInProcessExchange } from '../testing/in-process-exchange';
+import { type InProcessExchange, noInterest, startInProcessExchange } from '../testing/in-process-exchange';
 import { adminRequest, ccxtClient, deposit, eventually, newTrader, type Trader } from './trading.harness';
 
 const BTC = 'BTCUSDT';
@@ -66,7 +66,10 @@ describe('FAPI algo orders (conditional, trailing, GTD, closePosition)', () => {
     );
 
   beforeAll(async () => {
-    ex = await startInProcessExchange({ KEEPER_TICK_MS: '50', KEEPER_CLOCK_SKEW_MS: String(CLOCK_SKEW_MS) });
+    ex = await startInProcessExchange(
+      { KEEPER_TICK_MS: '50', KEEPER_CLOCK_SKEW_MS: String(CLOCK_SKEW_MS) },
+      { markets: noInterest },
+    );
     maker = await funded();
     await mark('50000');
   });

@@ -49,7 +49,13 @@ const VIP_BODY = {
     .min(0, nativeIssue('INVALID_REQUEST', 'tier must be a non-negative integer'))
     .meta({ description: 'A tier the chain defines' }),
 };
-const PRICE_BODY = { indexPrice: positiveAmount('indexPrice', 'Index price, as a string') };
+const BAD_TIME = nativeIssue('INVALID_REQUEST', 'time must be a non-negative integer of ms');
+const PRICE_BODY = {
+  indexPrice: positiveAmount('indexPrice', 'Index price, as a string'),
+  time: z.number({ error: BAD_TIME }).int(BAD_TIME).min(0, BAD_TIME).optional().meta({
+    description: "The price's time (ms; default now): tests and replays drive funding times with it",
+  }),
+};
 
 type Json = Record<string, unknown>;
 
@@ -137,15 +143,17 @@ export class AdminAccountsController {
   }
 
   /**
-   * Pushes an index price. Answers once the risk router has copied it into every risk partition
-   * (it writes the hot price after the copies), so an order sent afterwards is checked against it.
+   * Pushes an index price. Answers once the risk router has copied the mark derived from it into
+   * every risk partition (it writes the hot price after the copies), so an order sent afterwards is
+   * checked against it.
    */
   @Post('prices/:symbol')
   @HttpCode(200)
   @ApiDoc({
     tag: 'admin',
-    summary: 'Push an index price (mark = index until market data derives it)',
-    description: 'Answers once the price is applied in every risk partition.',
+    summary: 'Push an index price',
+    description:
+      'Answers once the mark market data derives from it is applied in every risk partition, with that mark.',
     path: { symbol: z.string().meta({ description: 'Market, any alias' }) },
     body: PRICE_BODY,
     response: z.object({
@@ -158,8 +166,9 @@ export class AdminAccountsController {
   })
   async price(@Param('symbol') rawSymbol: string, @Body() raw: unknown) {
     const market = nativeMarket(this.markets, rawSymbol);
-    const indexPrice = new NativeFields(PRICE_BODY, objectBody(raw)).get('indexPrice').toFixed();
-    const time = Date.now();
+    const body = new NativeFields(PRICE_BODY, objectBody(raw));
+    const indexPrice = body.get('indexPrice').toFixed();
+    const time = body.get('time') ?? Date.now();
     const event: PriceEvent = {
       id: `admin/${randomUUID()}`,
       v: 1,
@@ -178,12 +187,12 @@ export class AdminAccountsController {
     const deadline = Date.now() + this.config.UPSTREAM_TIMEOUT_MS;
     for (;;) {
       const seen = await this.hot.hgetall(HOT_KEYS.price(market.symbol));
-      if (Number(seen.time) >= time && seen.indexPrice === indexPrice) break;
+      if (Number(seen.time) >= time && seen.indexPrice === indexPrice)
+        return { symbol: market.symbol, indexPrice, markPrice: seen.markPrice!, time };
       if (Date.now() > deadline)
         throw new NativeError('SERVICE_UNAVAILABLE', 'the price was published but not yet applied');
       await new Promise((r) => setTimeout(r, 10));
     }
-    return { symbol: market.symbol, indexPrice, markPrice: indexPrice, time };
   }
 
   private answer(outcome: RiskOutcome): unknown {

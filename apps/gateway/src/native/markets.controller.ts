@@ -3,9 +3,11 @@ import { HOT_STORE, type HotStore } from '@perp/cache';
 import { readTicker } from '@perp/contracts';
 import { type Market, MarketRegistry } from '@perp/domain';
 import { z } from 'zod';
+import { MarketStatsReader } from '../fapi/market-stats/market-stats.reader';
 import { stats24h, tickerFigures } from '../markets/ticker-view';
 import { ApiDoc } from '../openapi/api-doc';
 import { NativeMarket } from '../openapi/native-responses';
+import { nativePriceFields } from './funding-rate-view';
 
 /** Native market list: what a front end needs to draw a market picker in one call. */
 @Controller('api/v1/markets')
@@ -13,12 +15,13 @@ export class NativeMarketsController {
   constructor(
     private readonly markets: MarketRegistry,
     @Inject(HOT_STORE) private readonly hot: HotStore,
+    private readonly stats: MarketStatsReader,
   ) {}
 
   @Get()
   @ApiDoc({
     tag: 'markets',
-    summary: 'Markets with their 24 h figures, in sort order',
+    summary: 'Markets with their 24 h figures, mark price and funding, in sort order',
     response: z.array(NativeMarket),
   })
   list() {
@@ -28,7 +31,8 @@ export class NativeMarketsController {
 
   /** The 24 h figures are the FAPI ticker's (the market-data projection), in snake case. */
   private async view(m: Market, now: number) {
-    const s = stats24h(await readTicker(this.hot, m.symbol), now);
+    const [ticker, prices] = await Promise.all([readTicker(this.hot, m.symbol), this.stats.price(m.symbol)]);
+    const s = stats24h(ticker, now);
     const t = tickerFigures(m, s);
     return {
       symbol: m.symbol,
@@ -50,6 +54,7 @@ export class NativeMarketsController {
       lot_size: m.lotSize,
       min_order_size_usd: m.minOrderSizeUsd,
       max_order_size_usd: m.maxOrderSizeUsd,
+      ...nativePriceFields(m, prices, now),
     };
   }
 }

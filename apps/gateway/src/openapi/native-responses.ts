@@ -80,8 +80,17 @@ export const NativeMarket = z
     lot_size: dec(),
     min_order_size_usd: dec(),
     max_order_size_usd: dec(),
+    mark_price: dec().nullable().meta({ description: 'The latest mark price; null before the first' }),
+    index_price: dec().nullable(),
+    funding_rate: dec()
+      .nullable()
+      .meta({ description: 'The current interval’s estimated funding rate (paid at next_funding_time)' }),
+    next_funding_time: iso(),
   })
-  .meta({ id: 'NativeMarket', description: 'A market with its rolling 24 h figures (the FAPI ticker’s).' });
+  .meta({
+    id: 'NativeMarket',
+    description: 'A market with its rolling 24 h figures (the FAPI ticker’s), mark price and funding.',
+  });
 
 export const NativeOrder = z
   .object({
@@ -191,6 +200,32 @@ export const NativeOpenInterest = z
     updated_at: iso().nullable(),
   })
   .meta({ id: 'NativeOpenInterest' });
+
+const { symbol: _symbol, mark_price: _mark, updated_at: _updated, ...oiSides } = NativeOpenInterest.shape;
+
+export const NativeFundingRate = z
+  .object({
+    symbol: z.string(),
+    funding_rate: dec()
+      .nullable()
+      .meta({ description: 'The rate in force: the last settled one; null before the first round' }),
+    funding_time: iso().nullable().meta({ description: 'When that rate was settled' }),
+    predicted_funding_rate: dec().nullable().meta({
+      description: 'The current interval’s estimate, paid at next_funding_time; null before a mark',
+    }),
+    next_funding_time: iso(),
+    funding_interval_minutes: z.number().int(),
+    funding_rate_cap: dec(),
+    funding_rate_floor: dec(),
+    interest_rate: dec().meta({ description: 'Hourly interest rate of the funding formula' }),
+    mark_price: dec().nullable(),
+    index_price: dec().nullable(),
+    ...oiSides,
+  })
+  .meta({
+    id: 'NativeFundingRate',
+    description: 'Funding of a market with its per-side open interest and caps.',
+  });
 
 export const MarginModeAnswer = z.object({
   margin_mode: z.enum(['cross', 'isolated', 'unified']),

@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { afterBatch, Bus, type BusMessage, type Subscription } from '@perp/bus';
-import { resumeAtMark } from '@perp/infrastructure';
-import { MessageValidationError, parseMessage, TOPICS } from '@perp/contracts';
+import { subscribeAtMark, validMessages } from '@perp/infrastructure';
+import { TOPICS } from '@perp/contracts';
 import { CandleSeries, Money } from '@perp/domain';
 import {
   type CandleSeriesName,
@@ -12,18 +12,19 @@ import {
 import { candleRow, candleUpdate } from './symbol-market';
 
 export const PRICE_CANDLES_CONSUMER = 'price-candles';
+type PriceSeries = Record<'index' | 'mark' | 'premium', CandleSeries>;
 const MAX_TURN = 1000;
 
 /**
- * The index series sampled from the prices log, and the mark series with it: until the mark-price
- * service publishes its own marks, the mark is the index (as the risk router applies it). The same
- * turn shape as the trades: states per partition, one transaction with the consumer's mark.
+ * The price series sampled from the prices log: index from `price.index`, mark and premium index
+ * from `price.mark`. The same turn shape as the trades: states per partition, one transaction with
+ * the consumer's mark.
  */
 @Injectable()
 export class PriceCandlesProjector implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(PRICE_CANDLES_CONSUMER);
   private subscription?: Subscription;
-  private readonly states = new Map<number, Map<string, Record<'index' | 'mark', CandleSeries>>>();
+  private readonly states = new Map<number, Map<string, PriceSeries>>();
 
   constructor(
     private readonly bus: Bus,
@@ -32,15 +33,13 @@ export class PriceCandlesProjector implements OnApplicationBootstrap, OnModuleDe
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    this.subscription = await this.bus.subscribe({
-      groupId: PRICE_CANDLES_CONSUMER,
+    this.subscription = await subscribeAtMark(this.bus, {
+      name: PRICE_CANDLES_CONSUMER,
       topics: [TOPICS.prices.name],
+      marks: this.marks,
+      forget: (p) => this.states.delete(p),
       batchHandler: (ms) => this.handleTurn(ms),
       maxBatch: MAX_TURN,
-      onAssigned: resumeAtMark(this.marks, PRICE_CANDLES_CONSUMER, (p) => this.states.delete(p)),
-      onRevoked: (tps) => {
-        for (const tp of tps) this.states.delete(tp.partition);
-      },
     });
   }
 
@@ -55,22 +54,19 @@ export class PriceCandlesProjector implements OnApplicationBootstrap, OnModuleDe
     const rows = new Map<string, MarketCandleEntity>();
     const touched = new Set<string>();
     try {
-      for (const m of messages) {
-        let e;
-        try {
-          e = parseMessage('prices', m.value);
-        } catch (err) {
-          if (!(err instanceof MessageValidationError)) throw err;
-          this.logger.warn(`skipped malformed ${m.topic}/${m.partition}@${m.offset}: ${err.message}`);
-          continue;
-        }
-        if (e.type !== 'price.index') continue;
+      for (const { value: e } of validMessages('prices', messages, this.logger)) {
         let s = states.get(e.symbol);
         if (!s) states.set(e.symbol, (s = await this.load(e.symbol)));
         touched.add(e.symbol);
-        const price = new Money(e.indexPrice);
-        for (const series of ['index', 'mark'] as const)
-          for (const u of s[series].applySample(e.time, price))
+        const samples: [keyof PriceSeries, string][] =
+          e.type === 'price.index'
+            ? [['index', e.indexPrice]]
+            : [
+                ['mark', e.markPrice],
+                ['premium', e.premiumIndex],
+              ];
+        for (const [series, price] of samples)
+          for (const u of s[series].applySample(e.time, new Money(price)))
             rows.set(
               `${e.symbol}/${series}/${u.interval}/${u.candle.openTime}`,
               candleRow(e.symbol, series, u.interval, u.candle),
@@ -93,9 +89,9 @@ export class PriceCandlesProjector implements OnApplicationBootstrap, OnModuleDe
     await this.subscription?.commit(afterBatch(messages));
   }
 
-  private async load(symbol: string): Promise<Record<'index' | 'mark', CandleSeries>> {
+  private async load(symbol: string): Promise<PriceSeries> {
     const series = async (name: CandleSeriesName) =>
       new CandleSeries((await this.repo.latestCandles(symbol, name)).flatMap(candleUpdate));
-    return { index: await series('index'), mark: await series('mark') };
+    return { index: await series('index'), mark: await series('mark'), premium: await series('premium') };
   }
 }

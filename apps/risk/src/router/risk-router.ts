@@ -45,8 +45,8 @@ export function engineEventRecipients(event: EngineEvent): EngineEventCopy[] {
 
 /**
  * Copies into the risk-command log, keyed by user, what the risk shards settle: engine events
- * concerning a user (to that user's partition, after the command's earlier events), prices and the
- * keeper's clock ticks (to every partition, so each shard sees them in its own input order). Stateless: after a crash it
+ * concerning a user (to that user's partition, after the command's earlier events), marks, funding
+ * rounds and the keeper's clock ticks (to every partition, so each shard sees them in its own input order). Stateless: after a crash it
  * copies again from its committed offset and the shards drop what they already applied.
  */
 @Injectable()
@@ -63,7 +63,7 @@ export class RiskRouter implements OnApplicationBootstrap, OnModuleDestroy {
   async onApplicationBootstrap(): Promise<void> {
     this.subscription = await this.bus.subscribe({
       groupId: RISK_ROUTER_GROUP,
-      topics: [TOPICS.engineEvents.name, TOPICS.prices.name, TOPICS.clock.name],
+      topics: [TOPICS.engineEvents.name, TOPICS.prices.name, TOPICS.funding.name, TOPICS.clock.name],
       batchHandler: (ms) => this.handleTurn(ms),
     });
   }
@@ -79,10 +79,11 @@ export class RiskRouter implements OnApplicationBootstrap, OnModuleDestroy {
   private async handleTurn(messages: readonly BusMessage[]): Promise<void> {
     const copies: [string, RiskCommand][] = [];
     const marks = new Map<string, Record<string, string>>();
-    const keys = messages[0]!.topic !== TOPICS.engineEvents.name ? await this.keysForEveryPartition() : [];
+    const keys = messages[0]!.topic === TOPICS.engineEvents.name ? [] : await this.keysForEveryPartition();
     for (const m of messages) {
       try {
         if (m.topic === TOPICS.engineEvents.name) this.copyEngineEvent(m, copies);
+        else if (m.topic === TOPICS.funding.name) this.copyFunding(m, keys, copies);
         else if (m.topic === TOPICS.clock.name) this.copyClockTick(m, keys, copies);
         else this.copyPrice(m, keys, copies, marks);
       } catch (e) {
@@ -126,8 +127,8 @@ export class RiskRouter implements OnApplicationBootstrap, OnModuleDestroy {
     marks: Map<string, Record<string, string>>,
   ): void {
     const price = parseMessage('prices', m.value);
-    if (price.type !== 'price.index') return;
-    // Until the market-data service derives the mark from the book's premium, mark = index.
+    // Risk applies the marks market data derives; index ticks are its input, not risk's.
+    if (price.type !== 'price.mark') return;
     for (let i = 0; i < keys.length; i++)
       copies.push([
         keys[i]!,
@@ -137,13 +138,17 @@ export class RiskRouter implements OnApplicationBootstrap, OnModuleDestroy {
           time: price.time,
           type: 'price.mark',
           symbol: price.symbol,
-          markPrice: price.indexPrice,
+          markPrice: price.markPrice,
           indexPrice: price.indexPrice,
+          lastPrice: price.lastPrice,
         },
       ]);
     marks.set(price.symbol, {
-      markPrice: price.indexPrice,
+      markPrice: price.markPrice,
       indexPrice: price.indexPrice,
+      lastPrice: price.lastPrice,
+      fundingRate: price.fundingRate,
+      nextFundingTime: String(price.nextFundingTime),
       time: String(price.time),
     });
   }
@@ -157,6 +162,12 @@ export class RiskRouter implements OnApplicationBootstrap, OnModuleDestroy {
         { id: outputId(m.topic, m.partition, m.offset, i), v: 1, time: tick.time, type: 'clock.tick' },
       ]),
     );
+  }
+
+  /** A funding round to every partition, each copy under the round's id (one round, one id). */
+  private copyFunding(m: BusMessage, keys: readonly string[], copies: [string, RiskCommand][]): void {
+    const f = parseMessage('funding', m.value);
+    for (const key of keys) copies.push([key, f]);
   }
 
   /** One key per risk-command partition (partition = murmur2(key) mod n, n as the log has it). */

@@ -69,6 +69,8 @@ export class RiskPartition extends ShardPartition {
   readonly triggers = new WaitingTriggers();
   /** Open order records per user and symbol (market's maxOpenOrders). */
   private readonly openCounts = new OrderCounter();
+  /** Per symbol, the funding time of the last funding round applied (a copy at or before it is dropped). */
+  readonly fundingTimes = new Map<string, number>();
 
   constructor(
     partition: number,
@@ -151,6 +153,7 @@ export class RiskPartition extends ShardPartition {
           .entries()
           .map((t): SerializedTrigger => ({ ...t, stopPrice: t.stopPrice.toFixed() })),
         algos: this.algos.toState(),
+        ...(this.fundingTimes.size ? { fundingTimes: Object.fromEntries(this.fundingTimes) } : {}),
       }),
     );
   }
@@ -164,6 +167,7 @@ export class RiskPartition extends ShardPartition {
       engineMarks: HighWaterMarkState[];
       triggers?: SerializedTrigger[];
       algos?: { live: SerializedAlgo[]; ended: AlgoOrderRecord[] };
+      fundingTimes?: Record<string, number>;
     };
     if (!READABLE_VERSIONS.includes(s.v)) throw new Error(`unsupported risk snapshot version ${s.v}`);
     const marks = HighWaterMarks.fromState(s.engineMarks);
@@ -175,6 +179,7 @@ export class RiskPartition extends ShardPartition {
     );
     for (const o of s.orders) p.put(o);
     for (const t of s.triggers ?? []) p.triggers.add({ ...t, stopPrice: new Money(t.stopPrice) });
+    for (const [symbol, time] of Object.entries(s.fundingTimes ?? {})) p.fundingTimes.set(symbol, time);
     return p;
   }
 }

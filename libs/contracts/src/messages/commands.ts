@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { outcomeError } from '../outcomes/reasons';
 import { newAlgoOrder } from './algo-orders';
-import { engineEvent } from './events';
+
+import { engineEvent, fundingEvent } from './events';
 import { address, decimal, envelope, ms, side, symbol } from './primitives';
 
 export const orderType = z.enum([
@@ -124,6 +125,12 @@ export const riskCommand = z.discriminatedUnion('type', [
   }),
   /** The keeper's clock, copied into every risk partition like prices: GTD expiry reads its time. */
   z.object({ ...envelope, type: z.literal('clock.tick') }),
+  /**
+   * A market's funding round (the funding log's `funding.settle`), copied into every risk partition
+   * under the round's own id (symbol and funding time): every position of the partition's users pays
+   * or receives once; the shard drops a round at or before the last it applied for the symbol.
+   */
+  fundingEvent,
   /**
    * An engine event concerning a user of this partition, copied by the risk router. `source` is the
    * place of the engine command that produced it (engine-commands partition and offset; index =

@@ -14,16 +14,9 @@ import {
   marketFundingRate,
   premiumIndexOf,
 } from './index';
+import { oneMinuteMarket as market, T0 } from './__fixtures__/one-minute-market';
 
 const m = (v: string | number) => new Money(v);
-const T0 = Date.UTC(2024, 0, 15, 12, 0); // a funding time
-const market = {
-  maxLeverage: 20,
-  interestRate: '0.0000125',
-  fundingIntervalHours: 8,
-  fundingIntervalMinutes: 1,
-  fundingRateCap: '0.02',
-};
 
 it('a book above the index for a one-minute interval: rate, mark and payments', () => {
   const interval = fundingIntervalMs(market);

@@ -41,3 +41,20 @@ export {
 } from './mark-price';
 export { fundingPayment, fundingRound, type FundingRound } from './funding-payment';
 export type { DecimalInput } from './decimal';
+export {
+  MARK_TRACKER_DEFAULTS,
+  MARK_TRACKER_STATE_VERSION,
+  MarkPriceTracker,
+  type MarkMarket,
+  type MarkObservation,
+  type MarkReading,
+  type MarkTrackerOptions,
+  type MarkTrackerState,
+} from './mark-price-tracker';
+export {
+  FUNDING_CLOCK_STATE_VERSION,
+  FundingClock,
+  fundingId,
+  type FundingClockState,
+  type FundingSettlementDue,
+} from './funding-clock';

@@ -41,6 +41,11 @@ export class MovingAverage {
     return this.times.length - this.head;
   }
 
+  /** Time of the newest sample; undefined when none is held. */
+  get lastTime(): number | undefined {
+    return this.size > 0 ? this.times[this.times.length - 1] : undefined;
+  }
+
   /** Adds the sample and returns true; false when `time` is not after the last sample's. */
   add(time: number, value: Money): boolean {
     if (!value.isFinite()) throw new RangeError('moving average sample is not a finite decimal');

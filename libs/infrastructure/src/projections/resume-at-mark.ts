@@ -1,4 +1,4 @@
-import { nextOffset, type PartitionsListener } from '@perp/bus';
+import { type Bus, type BusMessage, nextOffset, type PartitionsListener, type Subscription } from '@perp/bus';
 import type { ProcessedOffsetRepository } from '@perp/persistence';
 
 /**
@@ -18,4 +18,32 @@ export function resumeAtMark(
       if (mark !== undefined && BigInt(mark) >= 0n) sub.seek({ ...tp, offset: nextOffset(mark) });
     }
   };
+}
+
+/**
+ * Subscribes a projector that keeps its mark in `processed_offsets` (group and consumer `name`):
+ * it resumes after its mark on assignment, and `forget` drops a partition's state when it is
+ * assigned or revoked.
+ */
+export function subscribeAtMark(
+  bus: Bus,
+  o: {
+    name: string;
+    topics: readonly string[];
+    marks: ProcessedOffsetRepository;
+    forget: (partition: number) => void;
+    batchHandler: (messages: readonly BusMessage[]) => Promise<void>;
+    maxBatch?: number;
+  },
+): Promise<Subscription> {
+  return bus.subscribe({
+    groupId: o.name,
+    topics: o.topics,
+    batchHandler: o.batchHandler,
+    ...(o.maxBatch ? { maxBatch: o.maxBatch } : {}),
+    onAssigned: resumeAtMark(o.marks, o.name, o.forget),
+    onRevoked: (tps) => {
+      for (const tp of tps) o.forget(tp.partition);
+    },
+  });
 }

@@ -39,6 +39,12 @@ describe('markPriceRow', () => {
     });
   });
 
+  it("lastFundingRate is the current interval's estimate when the mark carries one", () => {
+    const funding = { symbol: 'BTCUSDT', fundingTime: DAY, fundingRate: '-0.000375', markPrice: '64000' };
+    const estimated = { ...price, fundingRate: new Money('0.0095') };
+    expect(markPriceRow(market, estimated, funding, now).lastFundingRate).toBe('0.00950000');
+  });
+
   it('answers 0 before the first settlement and zeros stamped now before the first price', () => {
     expect(markPriceRow(market, { time: 0 }, undefined, now)).toMatchObject({
       markPrice: '0.00000000',

@@ -17,10 +17,10 @@ export function nextFundingTime(
 }
 
 /**
- * GET /fapi/v1/premiumIndex (Binance "Mark Price"). Mark = index until the mark price is derived
- * from the book (the price hash holds both); no price yet = zeros stamped with `now`.
- * lastFundingRate = the latest settled rate (0 before the first settlement); interestRate = the
- * market's configured hourly rate (spec). Rates and prices at 8 decimals, as Binance.
+ * GET /fapi/v1/premiumIndex (Binance "Mark Price"): the latest mark market data derived (the price
+ * hash); no price yet = zeros stamped with `now`. lastFundingRate = the current interval's clamped
+ * rate the mark carries (spec), else the latest settled rate, else 0; interestRate = the market's
+ * configured hourly rate (spec). Rates and prices at 8 decimals, as Binance.
  */
 export function markPriceRow(
   market: Market,
@@ -34,7 +34,7 @@ export function markPriceRow(
     markPrice: mark,
     indexPrice: amount(price.index ?? ZERO),
     estimatedSettlePrice: mark,
-    lastFundingRate: amount(lastFunding ? new Money(lastFunding.fundingRate) : ZERO),
+    lastFundingRate: amount(price.fundingRate ?? (lastFunding ? new Money(lastFunding.fundingRate) : ZERO)),
     interestRate: amount(new Money(market.interestRate)),
     nextFundingTime: nextFundingTime(market, now),
     time: price.time > 0 ? price.time : now,

@@ -12,5 +12,6 @@ import { MarketStatsReader } from './market-stats.reader';
 @Module({
   controllers: [FapiFundingController, FapiOpenInterestController, FuturesDataController],
   providers: [MarketStatsReader],
+  exports: [MarketStatsReader],
 })
 export class FapiMarketStatsModule {}

@@ -14,6 +14,8 @@ import {
 export interface PriceReading {
   mark?: Money;
   index?: Money;
+  /** The current interval's estimated funding rate the mark was derived with. */
+  fundingRate?: Money;
   /** Time of the price; 0 when none was ever written. */
   time: number;
 }
@@ -76,6 +78,7 @@ export class MarketStatsReader {
     return {
       mark: parseDecimal(row.markPrice),
       index: parseDecimal(row.indexPrice),
+      fundingRate: parseDecimal(row.fundingRate),
       time: Number(row.time ?? 0) || 0,
     };
   }

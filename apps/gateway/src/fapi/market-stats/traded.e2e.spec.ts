@@ -1,5 +1,5 @@
 import { bucketOpen } from '@perp/domain';
-import { type InProcessExchange, startInProcessExchange } from '@perp/exchange';
+import { type InProcessExchange, noInterest, startInProcessExchange } from '@perp/exchange';
 import { createKey, http, type HttpResponse, json, type KeyPair, login, signed } from '@perp/testing';
 import ccxt from 'ccxt';
 import { Wallet } from 'ethers';
@@ -60,7 +60,8 @@ describe('market statistics after a known trade sequence (embedded exchange)', (
   };
 
   beforeAll(async () => {
-    ex = await startInProcessExchange();
+    // Figures at mark = index: a market without premium and interest has its index as mark.
+    ex = await startInProcessExchange({}, { markets: noInterest });
     for (const name of ['a', 'b', 'c', 'd'] as const) {
       const wallet = Wallet.createRandom();
       users[name] = await createKey(ex.url, await login(ex.url, wallet));

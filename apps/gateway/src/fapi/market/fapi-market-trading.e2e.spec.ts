@@ -1,5 +1,5 @@
 import { bucketClose, bucketOpen, type KlineInterval, Money, nextBucketOpen } from '@perp/domain';
-import { type InProcessExchange, startInProcessExchange } from '@perp/exchange';
+import { type InProcessExchange, noInterest, startInProcessExchange } from '@perp/exchange';
 import { createKey, http, json, type KeyPair, login, signed } from '@perp/testing';
 import ccxt from 'ccxt';
 import { Wallet } from 'ethers';
@@ -118,7 +118,8 @@ describe('FAPI public market data after a known trade sequence (embedded exchang
   };
 
   beforeAll(async () => {
-    ex = await startInProcessExchange();
+    // Figures at mark = index: a market without premium and interest has its index as mark.
+    ex = await startInProcessExchange({}, { markets: noInterest });
     [maker, taker] = [await trader(), await trader()];
     const price = await json(
       `${ex.url}/admin/v1/prices/${BTC}`,

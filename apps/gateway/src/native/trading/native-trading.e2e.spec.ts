@@ -3,7 +3,7 @@ import { HOT_STORE, type HotStore } from '@perp/cache';
 import { HOT_KEYS, parseAccountProjection, readDepth, userIdForAddress } from '@perp/contracts';
 import { Account, MarketRegistry } from '@perp/domain';
 import { OrderRepository } from '@perp/persistence';
-import { type InProcessExchange, startInProcessExchange } from '@perp/exchange';
+import { type InProcessExchange, noInterest, startInProcessExchange } from '@perp/exchange';
 import { Wallet } from 'ethers';
 import { type HttpResponse, json, login, nativeError } from '../../access/access.harness';
 import { RiskClient } from '../../risk/risk-client';
@@ -66,7 +66,8 @@ describe('native trading and account (/api/v1)', () => {
   }
 
   beforeAll(async () => {
-    ex = await startInProcessExchange();
+    // Figures at mark = index: a market without premium and interest has its index as mark.
+    ex = await startInProcessExchange({}, { markets: noInterest });
     [a, b, c, d] = [await user('100000'), await user('100000'), await user(), await user('100000')];
     expect((await admin('/prices/BTCUSDT', { indexPrice: '50000' })).status).toBe(200);
     expect((await admin('/prices/ETHUSDT', { indexPrice: '3000' })).status).toBe(200);
@@ -350,6 +351,7 @@ describe('native trading and account (/api/v1)', () => {
       rank: 9,
       sortOrder: 9,
       maintenanceBrackets: [{ notionalCap: '1000000', maintMarginRatio: '0.025', maxLeverage: 20 }],
+      interestRate: '0',
     };
 
     beforeAll(async () => {

@@ -6,6 +6,7 @@ import { clockTick } from './clock-tick';
 import { moveCollateral } from './collateral';
 import { deposit } from './deposit';
 import { engineEvent } from './engine-event';
+import { settleFunding } from './funding';
 import { setLeverage } from './leverage';
 import { setMarginMode } from './margin-mode';
 import { markPrice } from './mark-price';
@@ -32,6 +33,7 @@ export const RISK_HANDLERS: { readonly [K in RiskCommand['type']]: RiskHandler<K
   'algo.cancel': cancelAlgoOrder,
   'algo.cancelAll': cancelAllAlgoOrders,
   'clock.tick': clockTick,
+  'funding.settle': settleFunding,
 };
 
 /** Applies one command through its handler. */
