@@ -123,6 +123,7 @@ describe('crash and replay: killed risk and engine shards (real processes, Kafka
     const gateway = await start('gateway');
     const engines = [await start('matching-engine'), await start('matching-engine')];
     const risks = [await start('risk'), await start('risk')];
+    await start('market-data');
     const url = gateway.url;
     const traders = await scriptTraders(url);
     await fund(url, TEST_ADMIN_TOKEN, traders);

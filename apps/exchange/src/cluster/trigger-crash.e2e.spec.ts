@@ -1,5 +1,8 @@
 import { signed } from '@perp/testing';
-import { TEST_ADMIN_TOKEN } from '../testing/in-process-exchange';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { editedDevnet, noInterest, TEST_ADMIN_TOKEN } from '../testing/in-process-exchange';
 import { adminRequest, deposit, eventually, newTrader, type Trader } from '../trading/trading.harness';
 import { type ClusterEnvironment, openClusterEnvironment } from './cluster-environment.harness';
 
@@ -21,15 +24,24 @@ interface AlgoView {
 // positions are what one fill per trigger makes.
 describe('algo triggers across a killed risk shard (real processes, Kafka mock)', () => {
   let cluster: ClusterEnvironment | undefined;
+  // Marks are market data's: without interest, a mark pushed with no book around it is the index.
+  const deployDir = editedDevnet(mkdtempSync(join(tmpdir(), 'perp-trigger-crash-')), noInterest);
 
-  afterAll(() => cluster?.close(), 60_000);
+  afterAll(async () => {
+    await cluster?.close();
+    rmSync(deployDir, { recursive: true, force: true });
+  }, 60_000);
 
   it('fires each trigger exactly once', async () => {
-    cluster = await openClusterEnvironment('triggers', REDIS_DB, { RISK_SNAPSHOT_EVERY: '3' });
+    cluster = await openClusterEnvironment('triggers', REDIS_DB, {
+      RISK_SNAPSHOT_EVERY: '3',
+      DEPLOY_DIR: deployDir,
+    });
     const start = (app: string) => cluster!.start(app);
     const gateway = await start('gateway');
     await start('matching-engine');
     const risks = [await start('risk'), await start('risk')];
+    await start('market-data');
     const url = gateway.url;
     const mark = async (indexPrice: string) =>
       expect(
