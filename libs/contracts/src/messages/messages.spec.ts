@@ -40,6 +40,33 @@ describe('topic contract', () => {
     expect(() => parseMessage('riskCommands', { ...deposit, amount: 10.5 })).toThrow(/amount/);
     expect(() => parseMessage('riskCommands', { ...deposit, amount: '1e3' })).toThrow(/amount/);
   });
+
+  it('parses an engine event once and shares the parse, frozen under test; commands each time', () => {
+    const event = {
+      id: 'e-1',
+      v: 1,
+      time: 1,
+      type: 'book.top',
+      symbol: 'BTCUSDT',
+      seq: 3,
+      bidPrice: '65000',
+      bidQty: '0.001',
+      askPrice: '65001',
+      askQty: '0.002',
+    };
+    const first = parseMessage('engineEvents', event);
+    expect(parseMessage('engineEvents', event)).toBe(first);
+    expect(first).not.toBe(event);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(() => {
+      (first as { symbol: string }).symbol = 'ETHUSDT';
+    }).toThrow(TypeError);
+    const cancel = { id: 'c-2', v: 1, time: 1, type: 'order.cancelAll', user, symbol: 'BTCUSDT' };
+    expect(parseMessage('engineCommands', cancel)).not.toBe(parseMessage('engineCommands', cancel));
+    const bad = { ...event, v: 2 };
+    expect(() => parseMessage('engineEvents', bad)).toThrow(/v:/);
+    expect(() => parseMessage('engineEvents', bad)).toThrow(/v:/);
+  });
 });
 
 describe('AsyncAPI document', () => {

@@ -29,12 +29,43 @@ export function topicPartitions(): Record<string, number> {
 
 export class MessageValidationError extends Error {}
 
+/**
+ * Recent parses by published value, for the topics several consumer groups of one process read
+ * (engine events have three readers in the embedded exchange). The memory bus hands every group
+ * the same value object, so such a message is parsed once and its parse shared; Kafka's values are
+ * new objects per consumer and simply miss. A plain Map emptied every PARSE_CACHE_SIZE entries: a
+ * WeakMap over the whole in-memory log cost more in GC than the parses it saved, and caching the
+ * single-reader topics costs more than it saves. Shared parses are read-only: under NODE_ENV=test
+ * (jest, and the processes its tests start) they are frozen, so a consumer that mutates one fails.
+ */
+const PARSE_CACHE_SIZE = 4096;
+const parses = new Map<TopicId, Map<object, unknown>>([
+  ['engineEvents', new Map()],
+  ['prices', new Map()],
+  ['markets', new Map()],
+]);
+const FREEZE_PARSES = process.env['NODE_ENV'] === 'test';
+
+function deepFreeze(value: unknown): void {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const v of Object.values(value)) deepFreeze(v);
+}
+
 /** Validation at the consumer edge: a message that does not match its topic's schema is refused whole. */
 export function parseMessage<T extends TopicId>(topic: T, value: unknown): TopicMessage<T> {
+  const cache = typeof value === 'object' && value !== null ? parses.get(topic) : undefined;
+  const hit = cache?.get(value as object);
+  if (hit !== undefined) return hit as TopicMessage<T>;
   const parsed = TOPICS[topic].schema.safeParse(value);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new MessageValidationError(`${TOPICS[topic].name}: ${issues}`);
+  }
+  if (cache) {
+    if (FREEZE_PARSES) deepFreeze(parsed.data);
+    if (cache.size >= PARSE_CACHE_SIZE) cache.clear();
+    cache.set(value as object, parsed.data);
   }
   return parsed.data as TopicMessage<T>;
 }

@@ -1,6 +1,7 @@
 import { IncomeEntity, type IncomeType, OrderEntity, TradeEntity } from '../entities';
 import { stableUuid } from '@perp/contracts';
 import { openTestDatabase, type TestDatabase } from '../testing/test-schema';
+import { insertStatements } from './bulk-insert';
 import { IncomeRepository } from './income.repository';
 import { OrderRepository } from './order.repository';
 import { TradeRepository } from './trade.repository';
@@ -215,6 +216,50 @@ describe('history projections (real Postgres)', () => {
         await runner.rollbackTransaction();
         await runner.release();
       }
+    });
+  });
+
+  describe('hand-built INSERT statements', () => {
+    const flat = (sql: string) => sql.replace(/\s+/g, ' ').trim();
+
+    it("write the statements TypeORM's query builder writes", () => {
+      const m = db.dataSource.manager;
+      const rows = [trade(90), trade(91, { commissionAsset: undefined as unknown as string })];
+      const [ignore] = insertStatements(m, TradeEntity, rows, { onConflict: 'ignore', returning: ['id'] });
+      const built = m
+        .createQueryBuilder()
+        .insert()
+        .into(TradeEntity)
+        .values(rows)
+        .orIgnore()
+        .returning(['id'])
+        .getQueryAndParameters();
+      expect(ignore!.sql).toContain('DEFAULT');
+      expect([flat(ignore!.sql), ignore!.params]).toEqual([flat(built[0]), built[1]]);
+
+      const changed = [order(90), order(91, { status: 'FILLED' })];
+      const names = db.dataSource.getMetadata(OrderEntity).columns.map((c) => c.databaseName);
+      const [upsert] = insertStatements(m, OrderEntity, changed, {
+        onConflict: { target: ['id'], update: names, skipUnchanged: true },
+      });
+      const builtUpsert = m
+        .createQueryBuilder()
+        .insert()
+        .into(OrderEntity)
+        .values(changed)
+        .orUpdate(names, ['id'], { skipUpdateIfNoValuesChanged: true, upsertType: 'on-conflict-do-update' })
+        .getQueryAndParameters();
+      expect([flat(upsert!.sql), upsert!.params]).toEqual([flat(builtUpsert[0]), builtUpsert[1]]);
+    });
+
+    it('split rows beyond the parameter limit of one statement, inside one call', async () => {
+      const many = Array.from({ length: 6_000 }, (_, i) => trade(10_000 + i, { userId: BOB }));
+      expect(
+        insertStatements(db.dataSource.manager, TradeEntity, many, { onConflict: 'ignore' }),
+      ).toHaveLength(2);
+      expect(await trades.insertMany(many)).toBe(6_000);
+      expect(await trades.insertMany(many.slice(0, 10))).toBe(0);
+      expect(await trades.listByUser(BOB, { limit: 1000 })).toHaveLength(1000);
     });
   });
 });

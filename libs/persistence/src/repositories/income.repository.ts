@@ -1,6 +1,7 @@
 import type { EntityManager, SelectQueryBuilder } from 'typeorm';
 import { IncomeEntity, type IncomeType } from '../entities/income.entity';
 import { BaseRepository, type HistoryWindow } from './base.repository';
+import { insertRows } from './bulk-insert';
 
 export interface IncomeFilter extends Omit<HistoryWindow, 'order'> {
   symbol?: string;
@@ -16,16 +17,11 @@ export class IncomeRepository extends BaseRepository<IncomeEntity> {
   /** Inserts rows whose id is new and skips the others (replays); returns how many were new. */
   async insertMany(rows: IncomeEntity[]): Promise<number> {
     if (rows.length === 0) return 0;
-    const result = await this.repo
-      .createQueryBuilder()
-      .insert()
-      .values(rows)
-      .orIgnore()
-      .returning(['id'])
-      // Nothing is generated on insert: TypeORM's merge of returned values into the rows is pure cost.
-      .updateEntity(false)
-      .execute();
-    return (result.raw as unknown[]).length;
+    const written = await insertRows(this.manager, IncomeEntity, rows, {
+      onConflict: 'ignore',
+      returning: ['id'],
+    });
+    return written.length;
   }
 
   /**

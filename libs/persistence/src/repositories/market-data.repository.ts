@@ -16,6 +16,7 @@ import {
   MarketStatisticEntity,
 } from '../entities/market-statistic.entity';
 import { MarketAggTradeEntity, MarketTradeEntity } from '../entities/market-trade.entity';
+import { insertRows } from './bulk-insert';
 
 /**
  * A page of a market-data series, oldest first, like Binance: with startTime the first `limit` rows
@@ -38,15 +39,7 @@ export class MarketDataRepository {
 
   /** New trades; a replayed id is ignored. */
   async insertTrades(rows: MarketTradeEntity[]): Promise<void> {
-    if (rows.length)
-      await this.manager
-        .createQueryBuilder()
-        .insert()
-        .into(MarketTradeEntity)
-        .values(rows)
-        .orIgnore()
-        .updateEntity(false)
-        .execute();
+    await insertRows(this.manager, MarketTradeEntity, rows, { onConflict: 'ignore' });
   }
 
   /** Aggregates by (symbol, first id): a growing aggregate replaces its earlier row. */
@@ -271,15 +264,7 @@ export class MarketDataRepository {
     columns: string[],
     conflict: string[],
   ): Promise<void> {
-    if (rows.length)
-      await this.manager
-        .createQueryBuilder()
-        .insert()
-        .into(entity)
-        .values(rows)
-        .orUpdate(columns, conflict)
-        .updateEntity(false)
-        .execute();
+    await insertRows(this.manager, entity, rows, { onConflict: { target: conflict, update: columns } });
   }
 }
 

@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { OPEN_ORDER_STATUSES, OrderEntity } from '../entities/order.entity';
 import { BaseRepository, type HistoryWindow } from './base.repository';
+import { insertRows } from './bulk-insert';
 
 /** Every column of an order row (the projection always writes the whole row). */
 export type OrderRow = OrderEntity;
@@ -23,25 +24,19 @@ export class OrderRepository extends BaseRepository<OrderEntity> {
   /** `upsert` of many rows in one statement; ids must be distinct (keep each order's latest row). */
   async upsertMany(orders: OrderRow[]): Promise<void> {
     if (orders.length === 0) return;
-    // Repository.upsert's statement without its merge of returned values into the rows (nothing
-    // is generated on insert): the history projector's hot path.
+    // Repository.upsert's statement: every column given by some row is overwritten.
     const metadata = this.manager.connection.getMetadata(OrderEntity);
     const conflict = metadata.mapPropertyPathsToColumns(['id']);
     const overwrite = metadata.columns.filter(
       (c) => !conflict.includes(c) && orders.some((o) => c.getEntityValue(o) !== undefined),
     );
-    await this.manager
-      .createQueryBuilder()
-      .insert()
-      .into(OrderEntity)
-      .values(orders)
-      .orUpdate(
-        [...conflict, ...overwrite].map((c) => c.databaseName),
-        conflict.map((c) => c.databaseName),
-        { skipUpdateIfNoValuesChanged: true, upsertType: 'on-conflict-do-update' },
-      )
-      .updateEntity(false)
-      .execute();
+    await insertRows(this.manager, OrderEntity, orders, {
+      onConflict: {
+        target: conflict.map((c) => c.databaseName),
+        update: [...conflict, ...overwrite].map((c) => c.databaseName),
+        skipUnchanged: true,
+      },
+    });
   }
 
   async findById(id: string): Promise<OrderEntity | undefined> {

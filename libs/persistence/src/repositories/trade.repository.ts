@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { TradeEntity } from '../entities/trade.entity';
 import { BaseRepository, type HistoryWindow } from './base.repository';
+import { insertRows } from './bulk-insert';
 
 export interface TradeHistoryFilter extends HistoryWindow {
   symbol?: string;
@@ -14,16 +15,11 @@ export class TradeRepository extends BaseRepository<TradeEntity> {
   /** Inserts rows whose id is new and skips the others (replays); returns how many were new. */
   async insertMany(trades: TradeEntity[]): Promise<number> {
     if (trades.length === 0) return 0;
-    const result = await this.repo
-      .createQueryBuilder()
-      .insert()
-      .values(trades)
-      .orIgnore()
-      .returning(['id'])
-      // Nothing is generated on insert: TypeORM's merge of returned values into the rows is pure cost.
-      .updateEntity(false)
-      .execute();
-    return (result.raw as unknown[]).length;
+    const written = await insertRows(this.manager, TradeEntity, trades, {
+      onConflict: 'ignore',
+      returning: ['id'],
+    });
+    return written.length;
   }
 
   listByUser(userId: string, filter: TradeHistoryFilter = {}): Promise<TradeEntity[]> {
