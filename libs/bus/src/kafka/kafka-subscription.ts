@@ -279,7 +279,7 @@ export class KafkaSubscription implements Subscription {
   }
 
   /** Batched turns: the fetched batch, from the partition's position, in chunks of `maxBatch`. */
-  private async onBatch({ batch }: EachBatchPayload): Promise<void> {
+  private async onBatch({ batch, isStale }: EachBatchPayload): Promise<void> {
     const { topic, partition } = batch;
     const key = tpKey(topic, partition);
     const before = this.parts.get(key);
@@ -288,6 +288,10 @@ export class KafkaSubscription implements Subscription {
     const st = this.parts.get(key);
     if (this.closed || !st || (before && before !== st) || st.epoch !== epoch) return;
     const from = st.position;
+    // A batch fetched before a seek can reach us after it, having waited behind other partitions'
+    // turns (e.g. onAssigned restoring a snapshot): delivered, it would skip the inputs between
+    // the seek and the batch, and a shard's state would no longer be f(snapshot, log).
+    if (isStale()) return; // kafkajs refetches from the pending seek
     const fresh =
       from === undefined ? batch.messages : batch.messages.filter((m) => BigInt(m.offset) >= from);
     for (let i = 0; i < fresh.length; i += this.maxBatch) {
