@@ -105,4 +105,59 @@ describe('KafkaSubscription: seeks and batches already fetched', () => {
       await producer.disconnect();
     }
   }, 60_000);
+
+  it('a turn that fails after its partition was revoked is not retried here: the partition is neither paused nor sought', async () => {
+    const suffix = Date.now().toString(36);
+    const topic = `revoked-failure-${suffix}`;
+    const bus = new KafkaBus({
+      brokers: mock.brokers,
+      clientId: 'revoked-failure',
+      topics: { [topic]: 1 },
+      logger,
+      consumer: {
+        sessionTimeoutMs: 2_500,
+        heartbeatIntervalMs: 250,
+        rebalanceTimeoutMs: 3_000,
+        maxWaitTimeMs: 50,
+      },
+    });
+    await bus.connect();
+    let sub: Subscription | undefined;
+    try {
+      const assigned: number[] = [];
+      const revoked: number[] = [];
+      let failed = () => {};
+      const turnFailed = new Promise<void>((r) => (failed = r));
+      sub = await bus.subscribe({
+        groupId: `revoked-failure-group-${suffix}`,
+        topics: [topic],
+        batchHandler: async () => {
+          // The rebalance revokes the partition while its turn runs; the turn then fails (the
+          // engine's turn finds its partition gone).
+          const internal = sub as unknown as {
+            applyAssignment(next: Set<string>, first: boolean): Promise<void>;
+          };
+          await internal.applyAssignment(new Set(), false);
+          setImmediate(failed);
+          throw new Error('partition revoked during the turn');
+        },
+        onAssigned: (tps, s) => {
+          sub = s;
+          assigned.push(...tps.map((t) => t.partition));
+        },
+        onRevoked: (tps) => void revoked.push(...tps.map((t) => t.partition)),
+      });
+      await bus.publish(topic, 'k', { n: 1 });
+      await turnFailed;
+      // The mock may hold more partitions than configured: all of them revoked.
+      expect(revoked).toEqual(assigned);
+      // Before the fix the failure paused the partition, then seek threw "not assigned" out of the
+      // batch handler (kafkajs restarted the consumer: one more rebalance).
+      const consumer = (sub as unknown as { consumer: { paused(): unknown[] } }).consumer;
+      expect(consumer.paused()).toEqual([]);
+    } finally {
+      await sub?.close();
+      await bus.close();
+    }
+  }, 60_000);
 });

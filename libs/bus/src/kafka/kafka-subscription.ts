@@ -327,14 +327,15 @@ export class KafkaSubscription implements Subscription {
       if (list) await this.options.batchHandler!(list.map(decode));
       else await this.options.handler!(decode(message));
     } catch (e) {
-      if (this.closed || st.epoch !== epoch) return false;
+      const key = tpKey(topic, partition);
+      // Revoked meanwhile: its new owner replays it.
+      if (this.closed || st.epoch !== epoch || this.parts.get(key) !== st) return false;
       // Redeliver from this message after a backoff: pause the partition and seek back to it.
       st.attempt++;
       const delay = retryDelay(st.attempt, this.config.retry);
       this.logger.warn(
         `handler failed on ${topic}/${partition}@${message.offset} (attempt ${st.attempt}, retry in ${delay} ms): ${errorText(e)}`,
       );
-      const key = tpKey(topic, partition);
       this.consumer.pause([{ topic, partitions: [partition] }]);
       this.seek({ topic, partition, offset: message.offset });
       this.resumeTimers.set(
