@@ -21,17 +21,11 @@ describe('KafkaSubscription: seeks and batches already fetched', () => {
     await mock?.stop();
   });
 
-  it('a batch fetched before a seek back is not delivered: a shard restoring a snapshot replays from it, with no gap', async () => {
-    const suffix = Date.now().toString(36);
-    const topic = `seek-gap-${suffix}`;
-    const groupId = `seek-gap-group-${suffix}`;
-    const kafka = createKafka({ brokers: mock.brokers, clientId: 'seek-gap', logger });
-    const producer = kafka.producer({ allowAutoTopicCreation: true });
-    await producer.connect();
-    const bus = new KafkaBus({
+  const openBus = (clientId: string, topic: string, partitions: number) =>
+    new KafkaBus({
       brokers: mock.brokers,
-      clientId: 'seek-gap',
-      topics: { [topic]: 2 },
+      clientId,
+      topics: { [topic]: partitions },
       logger,
       consumer: {
         sessionTimeoutMs: 2_500,
@@ -40,6 +34,15 @@ describe('KafkaSubscription: seeks and batches already fetched', () => {
         maxWaitTimeMs: 50,
       },
     });
+
+  it('a batch fetched before a seek back is not delivered: a shard restoring a snapshot replays from it, with no gap', async () => {
+    const suffix = Date.now().toString(36);
+    const topic = `seek-gap-${suffix}`;
+    const groupId = `seek-gap-group-${suffix}`;
+    const kafka = createKafka({ brokers: mock.brokers, clientId: 'seek-gap', logger });
+    const producer = kafka.producer({ allowAutoTopicCreation: true });
+    await producer.connect();
+    const bus = openBus('seek-gap', topic, 2);
     let sub: Subscription | undefined;
     try {
       const send = (partition: number, from: number, to: number) =>
@@ -109,18 +112,7 @@ describe('KafkaSubscription: seeks and batches already fetched', () => {
   it('a turn that fails after its partition was revoked is not retried here: the partition is neither paused nor sought', async () => {
     const suffix = Date.now().toString(36);
     const topic = `revoked-failure-${suffix}`;
-    const bus = new KafkaBus({
-      brokers: mock.brokers,
-      clientId: 'revoked-failure',
-      topics: { [topic]: 1 },
-      logger,
-      consumer: {
-        sessionTimeoutMs: 2_500,
-        heartbeatIntervalMs: 250,
-        rebalanceTimeoutMs: 3_000,
-        maxWaitTimeMs: 50,
-      },
-    });
+    const bus = openBus('revoked-failure', topic, 1);
     await bus.connect();
     let sub: Subscription | undefined;
     try {
