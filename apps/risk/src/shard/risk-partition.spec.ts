@@ -30,7 +30,21 @@ describe('RiskPartition snapshot', () => {
     expect(JSON.parse(p.serialize().toString('utf8'))).toEqual({
       ...(JSON.parse(stored.toString('utf8')) as object),
       v: 3,
+      closed: [],
       algos: { live: [], ended: [] },
     });
+  });
+
+  it('keeps the recently closed orders: a restored partition refuses a closed order id as the running one does', () => {
+    const running = RiskPartition.deserialize(0, stored, options);
+    const [open] = running.openOrdersOf(ALICE);
+    running.close({ ...open!, status: 'FILLED' });
+    running.lastOffset = 3n;
+    const restored = RiskPartition.deserialize(0, running.serialize(), options);
+    // Before the fix: undefined, so a duplicate New Order with this id was accepted after a restore.
+    expect(restored.record(open!.orderId)).toEqual({ ...open, status: 'FILLED' });
+    expect(restored.openOrdersOf(ALICE)).toEqual([]);
+    restored.lastOffset = 3n;
+    expect(restored.serialize().equals(running.serialize())).toBe(true);
   });
 });

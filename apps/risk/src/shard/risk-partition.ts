@@ -148,6 +148,8 @@ export class RiskPartition extends ShardPartition {
         offset: this.lastOffset.toString(),
         book: this.book.toState(),
         orders: [...this.orders.values()],
+        // New Order refuses the id of a recently closed order: a restored partition must too.
+        closed: [...this.closed.values()],
         engineMarks: this.engineMarks.toState(),
         triggers: this.triggers
           .entries()
@@ -164,6 +166,7 @@ export class RiskPartition extends ShardPartition {
       offset: string;
       book: unknown;
       orders: OrderRecord[];
+      closed?: OrderRecord[];
       engineMarks: HighWaterMarkState[];
       triggers?: SerializedTrigger[];
       algos?: { live: SerializedAlgo[]; ended: AlgoOrderRecord[] };
@@ -178,6 +181,7 @@ export class RiskPartition extends ShardPartition {
       AlgoBook.fromState(s.algos),
     );
     for (const o of s.orders) p.put(o);
+    for (const o of s.closed ?? []) p.closed.set(o.orderId, o);
     for (const t of s.triggers ?? []) p.triggers.add({ ...t, stopPrice: new Money(t.stopPrice) });
     for (const [symbol, time] of Object.entries(s.fundingTimes ?? {})) p.fundingTimes.set(symbol, time);
     return p;

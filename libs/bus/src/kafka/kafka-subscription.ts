@@ -279,7 +279,7 @@ export class KafkaSubscription implements Subscription {
   }
 
   /** Batched turns: the fetched batch, from the partition's position, in chunks of `maxBatch`. */
-  private async onBatch({ batch }: EachBatchPayload): Promise<void> {
+  private async onBatch({ batch, isStale }: EachBatchPayload): Promise<void> {
     const { topic, partition } = batch;
     const key = tpKey(topic, partition);
     const before = this.parts.get(key);
@@ -288,6 +288,10 @@ export class KafkaSubscription implements Subscription {
     const st = this.parts.get(key);
     if (this.closed || !st || (before && before !== st) || st.epoch !== epoch) return;
     const from = st.position;
+    // A batch fetched before a seek can reach us after it, having waited behind other partitions'
+    // turns (e.g. onAssigned restoring a snapshot): delivered, it would skip the inputs between
+    // the seek and the batch, and a shard's state would no longer be f(snapshot, log).
+    if (isStale()) return; // kafkajs refetches from the pending seek
     const fresh =
       from === undefined ? batch.messages : batch.messages.filter((m) => BigInt(m.offset) >= from);
     for (let i = 0; i < fresh.length; i += this.maxBatch) {
@@ -323,14 +327,15 @@ export class KafkaSubscription implements Subscription {
       if (list) await this.options.batchHandler!(list.map(decode));
       else await this.options.handler!(decode(message));
     } catch (e) {
-      if (this.closed || st.epoch !== epoch) return false;
+      const key = tpKey(topic, partition);
+      // Revoked meanwhile: its new owner replays it.
+      if (this.closed || st.epoch !== epoch || this.parts.get(key) !== st) return false;
       // Redeliver from this message after a backoff: pause the partition and seek back to it.
       st.attempt++;
       const delay = retryDelay(st.attempt, this.config.retry);
       this.logger.warn(
         `handler failed on ${topic}/${partition}@${message.offset} (attempt ${st.attempt}, retry in ${delay} ms): ${errorText(e)}`,
       );
-      const key = tpKey(topic, partition);
       this.consumer.pause([{ topic, partitions: [partition] }]);
       this.seek({ topic, partition, offset: message.offset });
       this.resumeTimers.set(

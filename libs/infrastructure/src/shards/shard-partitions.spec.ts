@@ -1,4 +1,4 @@
-import { afterBatch, type BusMessage, MemoryBus, silentLogger } from '@perp/bus';
+import { afterBatch, type BusMessage, MemoryBus, silentLogger, type Subscription } from '@perp/bus';
 import { ShardPartition, ShardPartitions } from './shard-partitions';
 
 /** A shard state that counts the inputs it applied. */
@@ -69,5 +69,45 @@ describe('ShardPartitions.reload', () => {
     expect(published).toEqual([...publishedBeforeFailure, 0, 1, 2, 3, 4, 5]);
     partitions.stop();
     await bus.close();
+  });
+});
+
+describe('ShardPartitions.getOrCreate after a revocation', () => {
+  it('a turn queued before its partition was revoked finds no state: it never starts the partition afresh from empty', async () => {
+    const partitions = new ShardPartitions<Counter>(TOPIC, 1, {
+      empty: (p) => new Counter(p),
+      restore: () => {
+        throw new Error('no snapshots in this test');
+      },
+    });
+    const seeks: string[] = [];
+    const sub = {
+      seek: ({ offset }: { offset: string }) => void seeks.push(offset),
+    } as unknown as Subscription;
+    await partitions.assigned([{ topic: TOPIC, partition: 0 }], sub);
+    const owned = partitions.getOrCreate(0);
+    owned.applied.push(0);
+    owned.lastOffset = 0n;
+    // A snapshot in progress holds the partition's queue; a turn waits behind it, and looks its
+    // state up when it runs (as the engine's turn does for each input).
+    let release = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    const saving = owned.run(() => gate);
+    const turn = owned.run(async () => {
+      const p = partitions.getOrCreate(0);
+      p.applied.push(1);
+      p.lastOffset = 1n;
+    });
+    // The rebalance revokes the partition meanwhile; its final snapshot waits for the turn.
+    const revoking = partitions.revoked([{ topic: TOPIC, partition: 0 }]);
+    release();
+    await saving;
+    await expect(turn).rejects.toThrow(/partition 0 of shard-inputs is not owned/);
+    await revoking;
+    // Before the fix the turn applied input 1 to a new empty state (its outputs contradicting the
+    // new owner's), which stayed in the shard and was snapshotted as partition 0 at offset 1.
+    expect(partitions.owned()).toEqual([]);
+    expect(owned.applied).toEqual([0]);
+    partitions.stop();
   });
 });

@@ -92,10 +92,16 @@ export class ShardPartitions<P extends ShardPartition> {
     return this.partitions.get(partition);
   }
 
-  /** The partition's state; empty when the subscription never announced it (no onAssigned wiring). */
+  /**
+   * The partition's state; empty when the subscription never announced it (no onAssigned wiring).
+   * With the wiring, a partition not here was revoked: a turn queued before that throws rather
+   * than apply its inputs to an empty state, whose outputs would contradict the new owner's.
+   */
   getOrCreate(partition: number): P {
     let p = this.partitions.get(partition);
     if (!p) {
+      if (this.subscription)
+        throw new Error(`partition ${partition} of ${this.topic} is not owned by this member`);
       p = this.factory.empty(partition);
       this.partitions.set(partition, p);
     }
