@@ -9,6 +9,7 @@ export * from './messages/algo-orders';
 export * from './ids/deterministic-ids';
 export * from './projections/account-projection';
 export * from './projections/market-projections';
+export * from './projections/index-source-status';
 export * from './messages/topics';
 export * from './messages/asyncapi';
 export * from './fapi/params';

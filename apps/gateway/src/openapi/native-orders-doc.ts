@@ -36,6 +36,7 @@ const DOCS: Record<string, ApiDocSpec> = {
       'SERVICE_UNAVAILABLE',
       'EXECUTION_STATUS_UNKNOWN',
       'PRICE_DATA_UNAVAILABLE',
+      'CIRCUIT_OPEN',
     ],
   },
   open: {

@@ -2,7 +2,14 @@ import { type INestApplicationContext, Logger, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Bus, BusModule, MemoryBus } from '@perp/bus';
 import { CacheModule, HOT_STORE, type HotStore } from '@perp/cache';
-import { priceEvent, type PriceEvent, TOPICS, topicPartitions } from '@perp/contracts';
+import {
+  INDEX_SOURCE_KEY,
+  priceEvent,
+  type PriceEvent,
+  readIndexSourceStatus,
+  TOPICS,
+  topicPartitions,
+} from '@perp/contracts';
 import { SimulatedPriceWalk } from '@perp/domain';
 import { loadAppConfig, RuntimeModule } from '@perp/runtime';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,7 +17,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type MockAggregator, TestChain } from './__fixtures__/test-chain';
 import { compositePriceId, IndexSourceFeed } from './index-source-feed';
-import { INDEX_SOURCE_KEY, readIndexSourceStatus } from './index-source-status';
 
 const DEVNET = join(__dirname, '..', '..', '..', '..', 'deploy', 'chains', 'devnet', 'chain.json');
 const T0 = 1_700_000_000_000;

@@ -7,7 +7,13 @@ import {
 } from '@nestjs/common';
 import { Bus, type Subscription } from '@perp/bus';
 import { HOT_STORE, type HotStore } from '@perp/cache';
-import { MessageValidationError, parseMessage, type PriceEvent, TOPICS } from '@perp/contracts';
+import {
+  type IndexSourceStatus,
+  MessageValidationError,
+  parseMessage,
+  type PriceEvent,
+  TOPICS,
+} from '@perp/contracts';
 import {
   type Chain,
   composeIndexPrice,
@@ -19,11 +25,7 @@ import {
 import { APP_CONFIG, type AppConfig, CHAIN } from '@perp/runtime';
 import type { JsonRpcProvider } from 'ethers';
 import { jsonRpcProvider } from './chainlink-aggregator';
-import {
-  indexSourceStatusTtlMs,
-  type IndexSourceStatus,
-  writeIndexSourceStatus,
-} from './index-source-status';
+import { indexSourceStatusTtlMs, writeIndexSourceStatus } from './index-source-status';
 import { AdminPushes, buildIndexSources, type PolledIndexSource } from './index-sources';
 
 /** Consumer group reading operator pushes for the `admin` sources. */

@@ -9,6 +9,7 @@ import { FapiInput } from '../../openapi/route-inputs';
 import { OPTIONAL_SYMBOL } from '../market/market-params';
 import { fundingInfoRow, fundingRateRow, markPriceRow } from './funding-view';
 import { MarketStatsReader } from './market-stats.reader';
+import { PriceAvailability } from './price-availability';
 
 export const FUNDING_RATE_LIMIT = { default: 100, max: 1000 } as const;
 
@@ -25,6 +26,7 @@ export class FapiFundingController {
   constructor(
     private readonly markets: MarketRegistry,
     private readonly reader: MarketStatsReader,
+    private readonly availability: PriceAvailability,
   ) {}
 
   /** With `symbol` one object, without it every market as an array (as Binance). */
@@ -33,13 +35,14 @@ export class FapiFundingController {
     tag: 'market',
     summary: 'Mark price, index price and funding',
     response: oneOrAll(PremiumIndex),
-    errors: ['INVALID_SYMBOL'],
+    errors: ['INVALID_SYMBOL', 'DISCONNECTED'],
   })
   async premiumIndex(@FapiInput(OPTIONAL_SYMBOL) q: FapiFields<typeof OPTIONAL_SYMBOL>) {
     const symbol = q.get('symbol');
     const now = Date.now();
     if (symbol !== undefined) {
       const m = fapiMarket(this.markets, symbol);
+      await this.availability.requireFapi(m.symbol);
       const [price, funding] = await Promise.all([
         this.reader.price(m.symbol),
         this.reader.latestFundingRate(m.symbol),

@@ -3,6 +3,7 @@ import { FapiFundingController } from './fapi-funding.controller';
 import { FapiOpenInterestController } from './fapi-open-interest.controller';
 import { FuturesDataController } from './futures-data.controller';
 import { MarketStatsReader } from './market-stats.reader';
+import { PriceAvailability } from './price-availability';
 
 /**
  * Public market statistics on FAPI: mark price and funding, open interest, the futures-data
@@ -11,7 +12,7 @@ import { MarketStatsReader } from './market-stats.reader';
  */
 @Module({
   controllers: [FapiFundingController, FapiOpenInterestController, FuturesDataController],
-  providers: [MarketStatsReader],
-  exports: [MarketStatsReader],
+  providers: [MarketStatsReader, PriceAvailability],
+  exports: [MarketStatsReader, PriceAvailability],
 })
 export class FapiMarketStatsModule {}

@@ -20,6 +20,7 @@ import { FapiInput } from '../../openapi/route-inputs';
 import { ORDER_REF_PARAMS } from '../account/history-params';
 import { fapiMarket } from '../../markets/market-lookup';
 import { AccountReader } from '../account/account-reader';
+import { PriceAvailability } from '../market-stats/price-availability';
 import { fapiRefusal } from '../../outcomes/fapi-outcomes';
 import { fapiOrder, fapiResult } from '../../risk/fapi-outcome';
 import { RiskClient } from '../../risk/risk-client';
@@ -98,6 +99,7 @@ export class FapiOrdersController {
     private readonly risk: RiskClient,
     private readonly markets: MarketRegistry,
     private readonly reader: AccountReader,
+    private readonly availability: PriceAvailability,
   ) {}
 
   @Post('order')
@@ -134,6 +136,7 @@ export class FapiOrdersController {
     const req = parseNewOrder(q.raw);
     const market = fapiMarket(this.markets, req.symbol);
     newOrderCommand(req, market, caller.address, randomUUID());
+    if (req.type === 'MARKET') await this.availability.requireFapi(market.symbol);
     // The rules that need no margin: reference price, lot, notional, client id, trigger already met.
     const { account, marks } = await this.reader.snapshot(caller.address, [market.symbol]);
     const markPrices = (symbol: string) => marks.get(symbol);
@@ -320,6 +323,7 @@ export class FapiOrdersController {
     const req = parseNewOrder(params);
     const market = fapiMarket(this.markets, req.symbol);
     const cmd = newOrderCommand(req, market, caller.address, randomUUID());
+    if (req.type === 'MARKET') await this.availability.requireFapi(market.symbol);
     return this.order(fapiResult(await this.risk.send(cmd)));
   }
 

@@ -5,6 +5,7 @@ import { type AlgoOrderRecord, FapiError, NativeError, type OrderRecord } from '
 import { MarketRegistry, Money } from '@perp/domain';
 import { AccountReader } from '../../fapi/account/account-reader';
 import { DepthCache } from '../../fapi/market/depth-cache';
+import { PriceAvailability } from '../../fapi/market-stats/price-availability';
 import { MAX_DEPTH_LIMIT } from '../../fapi/market/depth-view';
 import { AlgoOrderReader } from '../../fapi/orders/algo-order-reader';
 import { nativeMarket } from '../../markets/market-lookup';
@@ -46,6 +47,7 @@ export class NativeOrdersController {
     private readonly lookup: OrderLookup,
     private readonly depth: DepthCache,
     private readonly algos: AlgoOrderReader,
+    private readonly availability: PriceAvailability,
   ) {}
 
   @Post()
@@ -57,6 +59,7 @@ export class NativeOrdersController {
     const input = parseNativeOrder(body, this.markets);
     if (input.type in NATIVE_CONDITIONAL_TYPES) return this.placeConditional(user, input);
     const command = nativeOrderCommand(input, user.address, randomUUID());
+    if (input.type === 'MARKET') await this.availability.requireNative(input.market.symbol);
     if (input.maxSlippage) await this.checkSlippage(input);
     return nativeRecordView((await this.send(user, input, command)) as OrderRecord, input.market);
   }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { FapiAccountModule } from '../../fapi/account/fapi-account.module';
 import { FapiMarketModule } from '../../fapi/market/fapi-market.module';
+import { FapiMarketStatsModule } from '../../fapi/market-stats/market-stats.module';
 import { RiskClientModule } from '../../risk/risk-client.module';
 import { NativeAccountController } from './native-account.controller';
 import { NativeOrdersController } from './native-orders.controller';
@@ -14,7 +15,7 @@ import { OrderLookup } from './order-lookup';
  * risk shard through RiskClient. Needs the root's global Runtime, Persistence, Cache and Bus.
  */
 @Module({
-  imports: [FapiAccountModule, FapiMarketModule, RiskClientModule],
+  imports: [FapiAccountModule, FapiMarketModule, FapiMarketStatsModule, RiskClientModule],
   controllers: [NativeOrdersController, NativeAccountController, OpenInterestController],
   providers: [OrderLookup, AlgoOrderReader],
 })
