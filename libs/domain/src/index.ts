@@ -14,3 +14,4 @@ export * from './prices/index-source-config';
 export * from './triggers';
 export * from './replay';
 export * from './funding';
+export * from './streams';
