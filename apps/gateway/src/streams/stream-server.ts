@@ -57,9 +57,10 @@ export function routeOf(url: string): Route | undefined {
   if (!m) return undefined;
   const surface = (m[1] ?? 'all') as StreamSurface;
   const combined = m[2] === 'stream';
+  // A raw path segment that names no stream (ccxt's `/ws/0` connection index) only labels the socket.
   const streams = (combined ? (u.searchParams.get('streams') ?? '') : (m[3] ?? ''))
     .split('/')
-    .filter(Boolean);
+    .filter((s) => s.includes('@') || s.startsWith('!') || LISTEN_KEY.test(s));
   const listenKey = u.searchParams.get('listenKey') ?? streams.find((s) => LISTEN_KEY.test(s));
   if (surface === 'private' && listenKey === undefined) return undefined;
   return { surface, combined, streams: streams.filter((s) => s !== listenKey), listenKey };
