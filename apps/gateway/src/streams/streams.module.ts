@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { FapiMarketModule } from '../fapi/market/fapi-market.module';
 import { MarketFeed } from './market-feed';
+import { UserFeed } from './user-feed';
 import { StreamHub } from './stream-hub';
 import { StreamServer } from './stream-server';
 
@@ -10,7 +11,7 @@ import { StreamServer } from './stream-server';
  */
 @Module({
   imports: [FapiMarketModule],
-  providers: [StreamHub, StreamServer, MarketFeed],
+  providers: [StreamHub, StreamServer, MarketFeed, UserFeed],
   exports: [StreamServer, StreamHub],
 })
 export class StreamsModule {}
