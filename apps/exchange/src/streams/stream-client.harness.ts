@@ -23,8 +23,8 @@ export class StreamClient {
   }
 
   /** Opens `path` on the exchange's HTTP URL (http → ws). */
-  static open(url: string, path: string, headers: Record<string, string> = {}): Promise<StreamClient> {
-    const ws = new WebSocket(url.replace(/^http/, 'ws') + path, { headers });
+  static open(url: string, path: string, options: WebSocket.ClientOptions = {}): Promise<StreamClient> {
+    const ws = new WebSocket(url.replace(/^http/, 'ws') + path, options);
     return new Promise((resolve, reject) => {
       ws.once('open', () => resolve(new StreamClient(ws)));
       ws.once('unexpected-response', (_req, res) => {

@@ -5,7 +5,7 @@ import {
   Injectable,
   Logger,
   type OnApplicationBootstrap,
-  type OnApplicationShutdown,
+  type BeforeApplicationShutdown,
 } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { clientIp, type IpList } from '@perp/auth';
@@ -80,7 +80,7 @@ function refuse(socket: Duplex, status: number, body: unknown): void {
  * key, ping/pong, per-IP and per-connection limits, and a close code for everyone on shutdown.
  */
 @Injectable()
-export class StreamServer implements OnApplicationBootstrap, OnApplicationShutdown {
+export class StreamServer implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('StreamServer');
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   private readonly perIp = new Map<string, number>();
@@ -118,7 +118,8 @@ export class StreamServer implements OnApplicationBootstrap, OnApplicationShutdo
     this.keyChecker = setInterval(() => void this.checkListenKeys(), this.limits.listenKeyCheckMs).unref();
   }
 
-  onApplicationShutdown(): void {
+  /** Before the HTTP server closes: it waits for upgraded sockets too, so they go first. */
+  beforeApplicationShutdown(): void {
     this.server?.off('upgrade', this.onUpgrade);
     clearInterval(this.pinger);
     clearInterval(this.keyChecker);
