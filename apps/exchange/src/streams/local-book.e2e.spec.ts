@@ -1,10 +1,10 @@
 import { LocalBook, type MergedDelta } from '@perp/domain';
 import { http, signed } from '@perp/testing';
 import { StreamHub } from '@perp/gateway';
-import ccxt from 'ccxt';
-import { type InProcessExchange, startInProcessExchange } from '../testing/in-process-exchange';
-import { adminRequest, deposit, eventually, newTrader, type Trader } from '../trading/trading.harness';
-import { StreamClient } from './stream-client.harness';
+import type { InProcessExchange } from '../testing/in-process-exchange';
+import { eventually, type Trader } from '../trading/trading.harness';
+import { StreamClients } from './stream-client.harness';
+import { binanceUsdmPro, tradingExchange } from './streams.harness';
 
 jest.setTimeout(120_000);
 
@@ -25,7 +25,7 @@ function random(seed: number): () => number {
 describe('diff depth keeps a local book equal to REST depth', () => {
   let ex: InProcessExchange;
   let traders: Trader[];
-  const clients: StreamClient[] = [];
+  const clients = new StreamClients(() => ex.url);
   const rest = async () => (await http(`${ex.url}/fapi/v1/depth?symbol=${BTC}&limit=1000`)).body;
 
   /** `count` random orders (limit both sides around 50000, some crossing, some canceled) from the traders. */
@@ -59,27 +59,17 @@ describe('diff depth keeps a local book equal to REST depth', () => {
   }
 
   beforeAll(async () => {
-    ex = await startInProcessExchange();
-    traders = [];
-    for (let i = 0; i < 3; i++) {
-      const t = await newTrader(ex.url);
-      await deposit(ex.url, ex.adminToken, t.address, '1000000');
-      traders.push(t);
-    }
-    expect(
-      (await adminRequest(ex.url, ex.adminToken, `/prices/${BTC}`, 'POST', { indexPrice: '50000' })).status,
-    ).toBe(200);
+    ({ ex, traders } = await tradingExchange(3, '1000000'));
   });
 
   afterAll(async () => {
-    for (const c of clients) if (!c.closed) await c.close();
+    await clients.closeAll();
     await ex?.close();
   });
 
   it('REST snapshot + @depth@100ms and @depth (250 ms) diff streams, taken mid-stream, end equal to GET depth', async () => {
     const streams = { fast: `${BTC.toLowerCase()}@depth@100ms`, slow: `${BTC.toLowerCase()}@depth` };
-    const c = await StreamClient.open(ex.url, `/stream?streams=${streams.fast}/${streams.slow}`);
-    clients.push(c);
+    const c = await clients.open(`/stream?streams=${streams.fast}/${streams.slow}`);
     const books = { fast: new LocalBook(), slow: new LocalBook() };
     const lastU = { fast: 0, slow: 0 };
     const gaps: string[] = [];
@@ -112,18 +102,10 @@ describe('diff depth keeps a local book equal to REST depth', () => {
   });
 
   describe('ccxt pro binanceusdm pointed at the exchange by URL', () => {
-    let pro: InstanceType<typeof ccxt.pro.binanceusdm>;
+    let pro: Awaited<ReturnType<typeof binanceUsdmPro>>;
 
     beforeAll(async () => {
-      pro = new ccxt.pro.binanceusdm({ options: { fetchCurrencies: false } });
-      const api = pro.urls['api'] as Record<string, any>;
-      for (const name of Object.keys(api))
-        if (typeof api[name] === 'string' && name.startsWith('fapi'))
-          api[name] = api[name].replace('https://fapi.binance.com', ex.url);
-      api['ws']['future'] = `${ex.url.replace(/^http/, 'ws')}/ws`;
-      // ccxt needs its plain-HTTP agent for ws:// URLs.
-      await pro.loadHttpProxyAgent();
-      await pro.loadMarkets();
+      pro = await binanceUsdmPro(ex.url);
     });
 
     afterAll(async () => {

@@ -1,9 +1,10 @@
 import { Bus } from '@perp/bus';
 import { TOPICS } from '@perp/contracts';
 import { http, signed } from '@perp/testing';
-import { type InProcessExchange, startInProcessExchange } from '../testing/in-process-exchange';
-import { adminRequest, deposit, newTrader, type Trader } from '../trading/trading.harness';
-import { type Frame, StreamClient, UpgradeRefused } from './stream-client.harness';
+import type { InProcessExchange } from '../testing/in-process-exchange';
+import type { Trader } from '../trading/trading.harness';
+import { type Frame, StreamClient, StreamClients, UpgradeRefused } from './stream-client.harness';
+import { tradingExchange } from './streams.harness';
 
 jest.setTimeout(60_000);
 
@@ -12,12 +13,8 @@ describe('market streams (Binance framing)', () => {
   let ex: InProcessExchange;
   let a: Trader;
   let b: Trader;
-  const clients: StreamClient[] = [];
-  const open = async (path: string) => {
-    const c = await StreamClient.open(ex.url, path);
-    clients.push(c);
-    return c;
-  };
+  const clients = new StreamClients(() => ex.url);
+  const open = (path: string) => clients.open(path);
   const refused = (path: string) =>
     StreamClient.open(ex.url, path).then(
       () => undefined,
@@ -27,16 +24,13 @@ describe('market streams (Binance framing)', () => {
     signed(ex.url, '/fapi/v1/order', t.key, { method: 'POST', params: { symbol: 'BTCUSDT', ...params } });
 
   beforeAll(async () => {
-    ex = await startInProcessExchange();
-    [a, b] = [await newTrader(ex.url), await newTrader(ex.url)];
-    for (const t of [a, b]) await deposit(ex.url, ex.adminToken, t.address, '100000');
-    expect(
-      (await adminRequest(ex.url, ex.adminToken, '/prices/BTCUSDT', 'POST', { indexPrice: '50000' })).status,
-    ).toBe(200);
+    let traders: Trader[];
+    ({ ex, traders } = await tradingExchange(2, '100000'));
+    [a, b] = traders as [Trader, Trader];
   });
 
   afterAll(async () => {
-    for (const c of clients) if (!c.closed) await c.close();
+    await clients.closeAll();
     await ex?.close();
   });
 

@@ -48,7 +48,10 @@ export class StreamClient {
       return Promise.resolve(seen as T);
     }
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no matching frame in ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(() => {
+        const unread = JSON.stringify(this.received.slice(-5));
+        reject(new Error(`no matching frame in ${timeoutMs} ms; last unread: ${unread}`));
+      }, timeoutMs);
       this.waiters.push({
         test: (m) => test(m as T),
         resolve: (m) => {
@@ -83,5 +86,22 @@ export class UpgradeRefused extends Error {
     readonly body: string,
   ) {
     super(`upgrade refused: ${status} ${body}`);
+  }
+}
+
+/** The sockets a spec opened, closed together at its end. */
+export class StreamClients {
+  private readonly all: StreamClient[] = [];
+
+  constructor(private readonly url: () => string) {}
+
+  async open(path: string, options: WebSocket.ClientOptions = {}): Promise<StreamClient> {
+    const c = await StreamClient.open(this.url(), path, options);
+    this.all.push(c);
+    return c;
+  }
+
+  async closeAll(): Promise<void> {
+    for (const c of this.all.splice(0)) if (!c.closed) await c.close();
   }
 }

@@ -1,8 +1,9 @@
 import { CLOSE, DEFAULT_STREAM_LIMITS, StreamServer } from '@perp/gateway';
 import { signed } from '@perp/testing';
-import { type InProcessExchange, startInProcessExchange } from '../testing/in-process-exchange';
-import { adminRequest, deposit, newTrader, type Trader } from '../trading/trading.harness';
+import type { InProcessExchange } from '../testing/in-process-exchange';
+import type { Trader } from '../trading/trading.harness';
 import { StreamClient, UpgradeRefused } from './stream-client.harness';
+import { tradingExchange } from './streams.harness';
 
 jest.setTimeout(60_000);
 
@@ -19,13 +20,10 @@ describe('stream server limits', () => {
   };
 
   beforeAll(async () => {
-    ex = await startInProcessExchange();
+    const started = await tradingExchange(1, '10000');
+    ex = started.ex;
+    t = started.traders[0]!;
     server = ex.app.get(StreamServer);
-    t = await newTrader(ex.url);
-    await deposit(ex.url, ex.adminToken, t.address, '10000');
-    expect(
-      (await adminRequest(ex.url, ex.adminToken, '/prices/BTCUSDT', 'POST', { indexPrice: '50000' })).status,
-    ).toBe(200);
   });
 
   afterEach(async () => {

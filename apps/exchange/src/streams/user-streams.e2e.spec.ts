@@ -1,9 +1,9 @@
 import { StreamHub, StreamServer } from '@perp/gateway';
 import { http, signed } from '@perp/testing';
-import ccxt from 'ccxt';
-import { type InProcessExchange, startInProcessExchange } from '../testing/in-process-exchange';
-import { adminRequest, deposit, eventually, newTrader, type Trader } from '../trading/trading.harness';
-import { StreamClient } from './stream-client.harness';
+import type { InProcessExchange } from '../testing/in-process-exchange';
+import { deposit, eventually, type Trader } from '../trading/trading.harness';
+import { StreamClients } from './stream-client.harness';
+import { binanceUsdmPro, tradingExchange } from './streams.harness';
 
 jest.setTimeout(60_000);
 
@@ -15,28 +15,21 @@ describe('user data streams', () => {
   let ex: InProcessExchange;
   let a: Trader;
   let b: Trader;
-  const clients: StreamClient[] = [];
-  const open = async (path: string) => {
-    const c = await StreamClient.open(ex.url, path);
-    clients.push(c);
-    return c;
-  };
+  const clients = new StreamClients(() => ex.url);
+  const open = (path: string) => clients.open(path);
   const listenKey = async (t: Trader, method: 'POST' | 'PUT' | 'DELETE' = 'POST') =>
     http(`${ex.url}/fapi/v1/listenKey`, { method, headers: { 'x-mbx-apikey': t.key.api_key } });
   const order = (t: Trader, params: Record<string, string>) =>
     signed(ex.url, '/fapi/v1/order', t.key, { method: 'POST', params: { symbol: BTC, ...params } });
 
   beforeAll(async () => {
-    ex = await startInProcessExchange();
-    [a, b] = [await newTrader(ex.url), await newTrader(ex.url)];
-    for (const t of [a, b]) await deposit(ex.url, ex.adminToken, t.address, '10000');
-    expect(
-      (await adminRequest(ex.url, ex.adminToken, `/prices/${BTC}`, 'POST', { indexPrice: '50000' })).status,
-    ).toBe(200);
+    let traders: Trader[];
+    ({ ex, traders } = await tradingExchange(2, '10000'));
+    [a, b] = traders as [Trader, Trader];
   });
 
   afterAll(async () => {
-    for (const c of clients) if (!c.closed) await c.close();
+    await clients.closeAll();
     await ex?.close();
   });
 
@@ -164,29 +157,11 @@ describe('user data streams', () => {
   });
 
   describe('ccxt pro binanceusdm by URL', () => {
-    let pa: InstanceType<typeof ccxt.pro.binanceusdm>;
-    let pb: InstanceType<typeof ccxt.pro.binanceusdm>;
-
-    function client(t: Trader) {
-      const c = new ccxt.pro.binanceusdm({
-        apiKey: t.key.api_key,
-        secret: t.key.secret_key,
-        options: { fetchCurrencies: false },
-      });
-      const api = c.urls['api'] as Record<string, any>;
-      for (const name of Object.keys(api))
-        if (typeof api[name] === 'string' && name.startsWith('fapi'))
-          api[name] = api[name].replace('https://fapi.binance.com', ex.url);
-      api['ws']['future'] = `${ex.url.replace(/^http/, 'ws')}/ws`;
-      return c;
-    }
+    let pa: Awaited<ReturnType<typeof binanceUsdmPro>>;
+    let pb: Awaited<ReturnType<typeof binanceUsdmPro>>;
 
     beforeAll(async () => {
-      [pa, pb] = [client(a), client(b)];
-      for (const c of [pa, pb]) {
-        await c.loadHttpProxyAgent();
-        await c.loadMarkets();
-      }
+      [pa, pb] = [await binanceUsdmPro(ex.url, a), await binanceUsdmPro(ex.url, b)];
     });
 
     afterAll(async () => {

@@ -59,6 +59,8 @@ export class MarketFeed implements OnApplicationBootstrap, OnModuleDestroy {
   /** Projection-backed streams: the version last pushed per key (undefined: push at the next tick). */
   private readonly pushed = new Map<string, string>();
   private readonly partialPu = new Map<string, number>();
+  /** The kline last pushed per key (its `k`), to tell a stale candle read from a new one. */
+  private readonly klineShown = new Map<string, string>();
   readonly groupId = `gateway.streams.${randomUUID()}`;
 
   constructor(
@@ -248,8 +250,15 @@ export class MarketFeed implements OnApplicationBootstrap, OnModuleDestroy {
       const version = `${state?.lastTradeId ?? 0}|${bucketOpen(s.interval, now)}`;
       if (this.pushed.get(key) === version) continue;
       const [candle] = (await this.klines.candles(m.symbol, 'last', s.interval, { limit: 1 }, now)).slice(-1);
+      if (!candle) continue;
+      // The ticker (hot store) is written before the candles (Postgres): until the candle shows the
+      // change, keep the version pending and read again at the next tick.
+      const payload = klinePayload(m, s.interval, candle, now, s.continuous);
+      const shown = JSON.stringify(payload.k);
+      if (this.klineShown.get(key) === shown && this.pushed.has(key)) continue;
       this.pushed.set(key, version);
-      if (candle) this.hub.publish(key, klinePayload(m, s.interval, candle, now, s.continuous));
+      this.klineShown.set(key, shown);
+      this.hub.publish(key, payload);
     }
   }
 }

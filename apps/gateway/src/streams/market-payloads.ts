@@ -1,11 +1,15 @@
 import type { EngineEvent, MarkPriceEvent, TickerState } from '@perp/contracts';
 import {
+  type AggTrade,
+  aggTradeRow,
   type Candle,
   type DepthLevel,
   type KlineInterval,
   type Market,
   type MergedDelta,
   Money,
+  nextAggTrade,
+  type OpenAggTrade,
 } from '@perp/domain';
 import type { SortedDepth } from '../fapi/market/depth-view';
 import { PRICE_SERIES_DECIMALS, tradeKlineRow } from '../fapi/market/kline-views';
@@ -37,50 +41,27 @@ export function tradePayload(m: Market, t: TradeEvent, now: number) {
 }
 
 /**
- * `<symbol>@aggTrade`: consecutive fills of one taker order at one price and time (one command)
- * aggregated, as REST aggTrades does: `a` = `f` = the first fill's id, `l` the last's.
+ * `<symbol>@aggTrade`: the fills of one batch aggregated as REST aggTrades aggregates them
+ * (`nextAggTrade`: one taker order at one price and time): `a` = `f` = the first fill's id.
  */
 export function aggTradePayloads(m: Market, trades: readonly TradeEvent[], now: number) {
-  const out: {
-    e: 'aggTrade';
-    E: number;
-    s: string;
-    a: number;
-    p: string;
-    q: string;
-    f: number;
-    l: number;
-    T: number;
-    m: boolean;
-  }[] = [];
-  let open: { first: TradeEvent; last: TradeEvent; q: Money } | undefined;
-  const close = () => {
-    if (!open) return;
-    const { first, last } = open;
-    out.push({
-      e: 'aggTrade',
-      E: now,
-      s: m.symbol,
-      a: first.seq,
-      p: px(m, first.price),
-      q: open.q.toFixed(m.quantityPrecision),
-      f: first.seq,
-      l: last.seq,
-      T: first.time,
-      m: first.taker.side === 'SELL',
-    });
-  };
+  const closed: AggTrade[] = [];
+  let open: OpenAggTrade | undefined;
   for (const t of trades) {
-    const f = open?.first;
-    if (f && f.taker.orderId === t.taker.orderId && f.time === t.time && new Money(f.price).eq(t.price)) {
-      open = { first: f, last: t, q: open!.q.plus(t.qty) };
-      continue;
-    }
-    close();
-    open = { first: t, last: t, q: new Money(t.qty) };
+    const next = nextAggTrade(open, {
+      id: t.seq,
+      time: t.time,
+      price: new Money(t.price),
+      qty: new Money(t.qty),
+      takerOrderId: t.taker.orderId,
+      takerSide: t.taker.side,
+    });
+    if (open && next.a !== open.a) closed.push(open);
+    open = next;
   }
-  close();
-  return out;
+  if (open) closed.push(open);
+  const format = { priceDecimals: m.pricePrecision, qtyDecimals: m.quantityPrecision };
+  return closed.map((a) => ({ e: 'aggTrade', E: now, s: m.symbol, ...aggTradeRow(a, format) }));
 }
 
 /** `<symbol>@bookTicker` and `!bookTicker`: `u` is the book sequence of the change. */
