@@ -16,6 +16,7 @@ import { OpenApiModule } from './openapi/openapi.module';
 import { NativeTradingModule } from './native/trading/native-trading.module';
 import { RiskClientModule } from './risk/risk-client.module';
 import { RateLimitsModule } from './rate-limits';
+import { StreamsModule } from './streams/streams.module';
 
 /** The HTTP edge: FAPI and native API. */
 @Module({
@@ -28,6 +29,7 @@ import { RateLimitsModule } from './rate-limits';
     FapiMarketStatsModule,
     NativeTradingModule,
     OpenApiModule,
+    StreamsModule,
   ],
   controllers: [
     FapiGeneralController,

@@ -1,1 +1,2 @@
 export * from './gateway.module';
+export * from './streams';

@@ -15,3 +15,4 @@ export * from './triggers';
 export * from './replay';
 export * from './funding';
 export * from './algo-orders';
+export * from './streams';

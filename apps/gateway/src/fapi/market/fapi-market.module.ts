@@ -15,6 +15,6 @@ import { KlineReader } from './kline-reader';
   controllers: [FapiDepthController, FapiTradesController, FapiKlinesController, FapiTickersController],
   providers: [DepthCache, KlineReader],
   // Native max_slippage simulates fills against the same sorted book.
-  exports: [DepthCache],
+  exports: [DepthCache, KlineReader],
 })
 export class FapiMarketModule {}

@@ -1,0 +1,206 @@
+import { StreamHub, StreamServer } from '@perp/gateway';
+import { http, signed } from '@perp/testing';
+import type { InProcessExchange } from '../testing/in-process-exchange';
+import { deposit, eventually, type Trader } from '../trading/trading.harness';
+import { StreamClients } from './stream-client.harness';
+import { binanceUsdmPro, tradingExchange } from './streams.harness';
+
+jest.setTimeout(60_000);
+
+const BTC = 'BTCUSDT';
+const CCXT_BTC = 'BTC/USDT:USDT';
+
+// The user data stream by listen key: Binance's events, its expiry, and ccxt pro's private watchers.
+describe('user data streams', () => {
+  let ex: InProcessExchange;
+  let a: Trader;
+  let b: Trader;
+  const clients = new StreamClients(() => ex.url);
+  const open = (path: string) => clients.open(path);
+  const listenKey = async (t: Trader, method: 'POST' | 'PUT' | 'DELETE' = 'POST') =>
+    http(`${ex.url}/fapi/v1/listenKey`, { method, headers: { 'x-mbx-apikey': t.key.api_key } });
+  const order = (t: Trader, params: Record<string, string>) =>
+    signed(ex.url, '/fapi/v1/order', t.key, { method: 'POST', params: { symbol: BTC, ...params } });
+
+  beforeAll(async () => {
+    let traders: Trader[];
+    ({ ex, traders } = await tradingExchange(2, '10000'));
+    [a, b] = traders as [Trader, Trader];
+  });
+
+  afterAll(async () => {
+    await clients.closeAll();
+    await ex?.close();
+  });
+
+  it('ORDER_TRADE_UPDATE and ACCOUNT_UPDATE (ORDER, DEPOSIT) on /ws/<listenKey> and /private/ws?listenKey=', async () => {
+    const ka = (await listenKey(a)).body.listenKey as string;
+    const kb = (await listenKey(b)).body.listenKey as string;
+    const sa = await open(`/ws/${ka}`);
+    const sb = await open(`/private/ws?listenKey=${kb}`);
+    const sell = await order(a, {
+      side: 'SELL',
+      type: 'LIMIT',
+      timeInForce: 'GTC',
+      quantity: '0.1',
+      price: '50000',
+    });
+    expect(sell.status).toBe(200);
+    const placed = await sa.next((m) => m.e === 'ORDER_TRADE_UPDATE');
+    expect(placed).toEqual({
+      e: 'ORDER_TRADE_UPDATE',
+      E: expect.any(Number),
+      T: expect.any(Number),
+      o: expect.objectContaining({
+        s: BTC,
+        c: sell.body.clientOrderId,
+        S: 'SELL',
+        o: 'LIMIT',
+        f: 'GTC',
+        q: '0.100',
+        p: '50000.0',
+        x: 'NEW',
+        X: 'NEW',
+        i: sell.body.orderId,
+        l: '0',
+        z: '0.000',
+        ps: 'BOTH',
+      }),
+    });
+    // Placing an order only freezes margin: no ACCOUNT_UPDATE.
+    expect((await order(b, { side: 'BUY', type: 'MARKET', quantity: '0.1' })).status).toBe(200);
+    const maker = await sa.next((m) => m.e === 'ORDER_TRADE_UPDATE' && m.o.x === 'TRADE');
+    expect(maker.o).toMatchObject({
+      i: sell.body.orderId,
+      X: 'FILLED',
+      l: '0.100',
+      L: '50000.0',
+      z: '0.100',
+      m: true,
+      N: 'USDT',
+      n: '1.00000000',
+      rp: '0.00000000',
+      t: expect.any(String),
+    });
+    const taker = await sb.next((m) => m.e === 'ORDER_TRADE_UPDATE' && m.o.x === 'TRADE');
+    expect(taker.o).toMatchObject({
+      S: 'BUY',
+      o: 'MARKET',
+      X: 'FILLED',
+      l: '0.100',
+      L: '50000.0',
+      m: false,
+      n: '2.50000000',
+      t: maker.o.t,
+    });
+    const account = await sa.next((m) => m.e === 'ACCOUNT_UPDATE');
+    expect(account).toEqual({
+      e: 'ACCOUNT_UPDATE',
+      E: expect.any(Number),
+      T: expect.any(Number),
+      a: {
+        m: 'ORDER',
+        B: [{ a: 'USDT', wb: '9999.00000000', cw: '9999.00000000', bc: '0.00000000' }],
+        P: [
+          {
+            s: BTC,
+            pa: '-0.1',
+            ep: '50000',
+            bep: '50000',
+            cr: '0',
+            up: '0',
+            mt: 'cross',
+            iw: '0',
+            ps: 'BOTH',
+          },
+        ],
+      },
+    });
+    // Nothing of a's reached b's stream, and the events came in risk's order.
+    expect(sb.received.filter((m: any) => m.o?.i === sell.body.orderId)).toEqual([]);
+    expect(sa.received.filter((m: any) => m.e === 'ORDER_TRADE_UPDATE')).toEqual([]);
+
+    await deposit(ex.url, ex.adminToken, a.address, '500');
+    expect(await sa.next((m) => m.e === 'ACCOUNT_UPDATE')).toMatchObject({
+      a: { m: 'DEPOSIT', B: [{ a: 'USDT', wb: '10499.00000000', bc: '500.00000000' }], P: [] },
+    });
+  });
+
+  it('a listen key SUBSCRIBEd on /ws works too; LIST_SUBSCRIPTIONS shows it', async () => {
+    const ka = (await listenKey(a)).body.listenKey as string;
+    const c = await open('/ws');
+    expect(await c.request({ method: 'SUBSCRIBE', params: [ka], id: 1 })).toEqual({ result: null, id: 1 });
+    expect(await c.request({ method: 'LIST_SUBSCRIPTIONS', id: 2 })).toEqual({ result: [ka], id: 2 });
+    expect(await c.request({ method: 'SUBSCRIBE', params: ['ef'.repeat(32)], id: 3 })).toEqual({
+      error: { code: 2, msg: 'Invalid request: invalid listenKey' },
+      id: 3,
+    });
+    await deposit(ex.url, ex.adminToken, a.address, '1');
+    expect(await c.next((m) => m.e === 'ACCOUNT_UPDATE')).toMatchObject({ a: { m: 'DEPOSIT' } });
+  });
+
+  it('keepalive (PUT) keeps the stream; a closed or expired key ends it with listenKeyExpired', async () => {
+    const kb = (await listenKey(b)).body.listenKey as string;
+    const c = await open(`/private/ws?listenKey=${kb}`);
+    expect((await listenKey(b, 'PUT')).body).toEqual({ listenKey: kb });
+    const server = ex.app.get(StreamServer);
+    await server.checkListenKeys();
+    expect(c.closed).toBeUndefined();
+    expect((await listenKey(b, 'DELETE')).status).toBe(200);
+    await server.checkListenKeys(1234);
+    expect(await c.next((m) => m.e === 'listenKeyExpired')).toEqual({
+      e: 'listenKeyExpired',
+      E: 1234,
+      listenKey: kb,
+    });
+    expect(await c.whenClosed()).toEqual({ code: 4001, reason: 'listen key expired' });
+  });
+
+  describe('ccxt pro binanceusdm by URL', () => {
+    let pa: Awaited<ReturnType<typeof binanceUsdmPro>>;
+    let pb: Awaited<ReturnType<typeof binanceUsdmPro>>;
+
+    beforeAll(async () => {
+      [pa, pb] = [await binanceUsdmPro(ex.url, a), await binanceUsdmPro(ex.url, b)];
+    });
+
+    afterAll(async () => {
+      await pa?.close();
+      await pb?.close();
+    });
+
+    it('watchOrders, watchMyTrades, watchBalance, watchPositions see a fill', async () => {
+      const orders = pa.watchOrders(CCXT_BTC);
+      const trades = pa.watchMyTrades(CCXT_BTC);
+      const balance = pa.watchBalance();
+      const positions = pa.watchPositions([CCXT_BTC]);
+      // The private socket is up (its listen key attached) before the orders.
+      const hub = ex.app.get(StreamHub);
+      expect(await eventually(async () => hub.hasUser(a.address), Boolean)).toBe(true);
+      const buy = await pa.createOrder(CCXT_BTC, 'limit', 'buy', 0.05, 49000);
+      const [o] = await orders;
+      expect(o).toMatchObject({
+        id: buy.id,
+        symbol: CCXT_BTC,
+        side: 'buy',
+        status: 'open',
+        price: 49000,
+        amount: 0.05,
+      });
+      await pb.createOrder(CCXT_BTC, 'market', 'sell', 0.05);
+      const [t] = await trades;
+      expect(t).toMatchObject({
+        symbol: CCXT_BTC,
+        order: buy.id,
+        side: 'buy',
+        price: 49000,
+        amount: 0.05,
+        takerOrMaker: 'maker',
+      });
+      const bal = await balance;
+      expect(bal['USDT']).toMatchObject({ total: expect.any(Number) });
+      const ps = await positions;
+      expect(ps.find((p) => p.symbol === CCXT_BTC)).toBeDefined();
+    });
+  });
+});

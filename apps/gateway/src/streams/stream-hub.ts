@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import type { StreamConnection } from './stream-connection';
+
+/**
+ * Who listens to what, in this replica's memory: canonical stream key → connections, and user
+ * address → user-data connections. Feeds publish here; each event is serialized once and written
+ * to every subscriber in its own framing.
+ */
+@Injectable()
+export class StreamHub {
+  private readonly streams = new Map<string, Set<StreamConnection>>();
+  private readonly users = new Map<string, Set<StreamConnection>>();
+  readonly connections = new Set<StreamConnection>();
+  /** Told of every new subscription (a feed pushes its current state to newcomers). */
+  onSubscribe: (key: string) => void = () => undefined;
+
+  has(key: string): boolean {
+    return this.streams.has(key);
+  }
+
+  /** Keys with at least one subscriber. */
+  keys(): IterableIterator<string> {
+    return this.streams.keys();
+  }
+
+  subscribe(c: StreamConnection, key: string, name: string): void {
+    c.subscriptions.set(key, name);
+    let set = this.streams.get(key);
+    if (!set) this.streams.set(key, (set = new Set()));
+    set.add(c);
+    this.onSubscribe(key);
+  }
+
+  unsubscribe(c: StreamConnection, key: string): void {
+    c.subscriptions.delete(key);
+    const set = this.streams.get(key);
+    if (!set) return;
+    set.delete(c);
+    if (set.size === 0) this.streams.delete(key);
+  }
+
+  attachUser(c: StreamConnection, user: string, listenKey: string): void {
+    c.user = user;
+    c.listenKey = listenKey;
+    let set = this.users.get(user);
+    if (!set) this.users.set(user, (set = new Set()));
+    set.add(c);
+  }
+
+  usersConnected(): IterableIterator<[string, Set<StreamConnection>]> {
+    return this.users.entries();
+  }
+
+  hasUser(user: string): boolean {
+    return this.users.has(user);
+  }
+
+  remove(c: StreamConnection): void {
+    this.connections.delete(c);
+    for (const key of [...c.subscriptions.keys()]) this.unsubscribe(c, key);
+    if (c.user === undefined) return;
+    const set = this.users.get(c.user);
+    set?.delete(c);
+    if (set?.size === 0) this.users.delete(c.user);
+  }
+
+  /** One event to every subscriber of `key`. */
+  publish(key: string, data: unknown): void {
+    const set = this.streams.get(key);
+    if (!set) return;
+    const json = JSON.stringify(data);
+    for (const c of set) c.sendEvent(c.subscriptions.get(key) ?? key, json);
+  }
+
+  /** One user-data event to every connection of `user` (raw framing: Binance's user streams). */
+  publishUser(user: string, data: unknown): void {
+    const set = this.users.get(user);
+    if (!set) return;
+    const json = JSON.stringify(data);
+    for (const c of set) c.sendEvent(c.listenKey ?? '', json);
+  }
+}

@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { FapiMarketModule } from '../fapi/market/fapi-market.module';
+import { MarketFeed } from './market-feed';
+import { UserFeed } from './user-feed';
+import { StreamHub } from './stream-hub';
+import { StreamServer } from './stream-server';
+
+/**
+ * Binance-compatible WebSocket streams on the gateway's HTTP port (see README.md): the server,
+ * the in-memory fan-out and the feeds that read the log with this replica's own consumer groups.
+ */
+@Module({
+  imports: [FapiMarketModule],
+  providers: [StreamHub, StreamServer, MarketFeed, UserFeed],
+  exports: [StreamServer, StreamHub],
+})
+export class StreamsModule {}

@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Bus, type BusMessage, type Subscription } from '@perp/bus';
+import { type AccountEvent, parseMessage, TOPICS } from '@perp/contracts';
+import { MarketRegistry, Money } from '@perp/domain';
+import { StreamHub } from './stream-hub';
+import { type AccountChange, accountUpdate, orderTradeUpdate } from './user-payloads';
+
+/** The input an account event came from: its id without the output index (see outputId). */
+function inputOf(e: AccountEvent): string {
+  const cut = e.id.lastIndexOf('/');
+  return cut < 0 ? e.id : e.id.slice(0, cut);
+}
+
+/**
+ * This replica's user data streams: the account events topic read with a consumer group of its
+ * own, from the latest on, events grouped by the input that caused them (risk emits one input's
+ * events together and in order, per user), turned into ORDER_TRADE_UPDATE and ACCOUNT_UPDATE for
+ * the users connected here, in the order risk produced them.
+ */
+@Injectable()
+export class UserFeed implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('UserFeed');
+  private subscription: Subscription | undefined;
+  /** Last wallet balance seen per user (for ACCOUNT_UPDATE's balance change). */
+  private readonly wallets = new Map<string, Money>();
+  readonly groupId = `gateway.streams.${randomUUID()}.account`;
+
+  constructor(
+    private readonly bus: Bus,
+    private readonly hub: StreamHub,
+    private readonly markets: MarketRegistry,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.subscription = await this.bus.subscribe({
+      groupId: this.groupId,
+      topics: [TOPICS.accountEvents.name],
+      start: 'latest',
+      batchHandler: (ms) => this.onAccountEvents(ms),
+    });
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.subscription?.close();
+  }
+
+  private onAccountEvents(ms: readonly BusMessage[]): void {
+    let change: (AccountChange & { input: string }) | undefined;
+    for (const m of ms) {
+      let e: AccountEvent;
+      try {
+        e = parseMessage('accountEvents', m.value);
+      } catch (err) {
+        this.logger.warn(`skipped ${m.topic}/${m.partition}@${m.offset}: ${String(err)}`);
+        continue;
+      }
+      const input = inputOf(e);
+      if (change && (change.input !== input || change.user !== e.user)) {
+        this.emit(change);
+        change = undefined;
+      }
+      change ??= { input, user: e.user, time: e.time, events: [] };
+      change.events.push(e);
+    }
+    if (change) this.emit(change);
+  }
+
+  private emit(change: AccountChange): void {
+    const previous = this.wallets.get(change.user);
+    for (const e of change.events)
+      if (e.type === 'balance') this.wallets.set(change.user, new Money(e.walletBalance));
+    if (!this.hub.hasUser(change.user)) return;
+    const now = Date.now();
+    const fills = new Map<string, Extract<AccountEvent, { type: 'trade' }>['trade']>();
+    for (const e of change.events) {
+      if (e.type === 'trade') fills.set(e.trade.orderId, e.trade);
+      else if (e.type === 'order') {
+        const fill = fills.get(e.order.orderId);
+        fills.delete(e.order.orderId);
+        this.hub.publishUser(
+          change.user,
+          orderTradeUpdate(this.markets.find(e.order.symbol), e.order, fill, now),
+        );
+      }
+    }
+    const update = accountUpdate(change, previous, now);
+    if (update) this.hub.publishUser(change.user, update);
+  }
+}

@@ -1,0 +1,10 @@
+export {
+  isBookStream,
+  servedOn,
+  parseStreamName,
+  streamKey,
+  type DepthSpeed,
+  type MarketStream,
+  type StreamKind,
+} from './stream-names';
+export { DeltaWindow, LocalBook, type BookDelta, type MergedDelta, type SyncStep } from './diff-depth';
