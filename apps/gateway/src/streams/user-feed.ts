@@ -55,6 +55,7 @@ export class UserFeed implements OnApplicationBootstrap, OnModuleDestroy {
         this.logger.warn(`skipped ${m.topic}/${m.partition}@${m.offset}: ${String(err)}`);
         continue;
       }
+      if (!('user' in e)) continue; // the insurance fund's movements: no user stream
       const input = inputOf(e);
       if (change && (change.input !== input || change.user !== e.user)) {
         this.emit(change);

@@ -32,6 +32,7 @@ export function engineEventRecipients(event: EngineEvent): EngineEventCopy[] {
     case 'order.expired':
     case 'order.amended':
     case 'command.result':
+    case 'liquidation.done':
       return event.user ? [{ user: event.user, copy: 0 }] : [];
     case 'trade':
       return [

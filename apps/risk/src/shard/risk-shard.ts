@@ -170,7 +170,7 @@ export class RiskShard {
           v: 1 as const,
           time: cmd.time,
         };
-        publish(TOPICS.accountEvents.name, e.user, event);
+        publish(TOPICS.accountEvents.name, 'user' in e ? e.user : e.type, event);
       }
       if (out.reply && out.replyTo) {
         const { topic, key, correlationId } = out.replyTo;

@@ -183,6 +183,44 @@ export const engineCommand = z.discriminatedUnion('type', [
     quantity: decimal,
     ...forwarded,
   }),
+  /**
+   * Risk -> engine: close (part of) a liquidated position. The engine matches it as an IOC taker
+   * against the book at `limitPrice` or better (the bankruptcy price, or beyond it as far as the
+   * risk shard's insurance fund can pay the difference), then closes whatever is left against
+   * opposite positions in ADL ranking order at `bankruptcyPrice` (trades of kind ADL), and ends with
+   * `liquidation.done` for the liquidated user's shard. `liquidationId` is deterministic (the risk
+   * input's place) and is the order id of every trade of the liquidation.
+   */
+  z.object({
+    ...envelope,
+    type: z.literal('liquidation.place'),
+    liquidationId: z.string().uuid(),
+    user: address,
+    symbol,
+    /** The closing side: SELL closes a long. */
+    side,
+    quantity: decimal,
+    bankruptcyPrice: decimal,
+    limitPrice: decimal,
+    markPrice: decimal,
+    /** Isolated (native) positions liquidate on their own collateral; cross on the whole account. */
+    marginMode: z.enum(['CROSS', 'ISOLATED']),
+    ...forwarded,
+  }),
+  /**
+   * Risk -> engine, one per symbol and risk partition on each mark: the ADL ranking score (profit
+   * ratio x effective leverage, Binance's order; negative for a losing position) of every open
+   * position of that partition's users on the symbol. It replaces the partition's previous list;
+   * the engine ranks the opposite side of a liquidation by score (highest first), then user.
+   */
+  z.object({
+    ...envelope,
+    type: z.literal('adl.scores'),
+    symbol,
+    partition: z.number().int().nonnegative(),
+    scores: z.array(z.object({ user: address, score: decimal })),
+    ...forwarded,
+  }),
   z.object({
     ...envelope,
     type: z.literal('market.status'),

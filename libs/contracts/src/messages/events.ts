@@ -54,6 +54,12 @@ export const engineEvent = z.discriminatedUnion('type', [
     symbol,
     seq: z.number().int().nonnegative(),
     tradeId: z.string().uuid(),
+    /**
+     * LIQUIDATION: the taker is a liquidation order (taker.orderId = liquidationId); ADL: an
+     * auto-deleveraging close at the bankruptcy price, the liquidated user as taker and the
+     * deleveraged position as maker, no fees; not a public trade. Absent on ordinary trades.
+     */
+    kind: z.enum(['LIQUIDATION', 'ADL']).optional(),
     price: decimal,
     qty: decimal,
     maker: z.object({ orderId: z.string(), user: address, side, split }),
@@ -87,6 +93,39 @@ export const engineEvent = z.discriminatedUnion('type', [
     symbol,
     seq: z.number().int().nonnegative(),
     status: z.enum(['TRADING', 'HALT', 'CLOSE']),
+  }),
+  /**
+   * The last event of a `liquidation.place`: how much of it the book filled and how much ADL
+   * closed (filledQty + adlQty = quantity unless the position was already smaller: then the rest
+   * is `unfilledQty`), routed to the liquidated user's risk shard, which records the force order.
+   */
+  z.object({
+    ...envelope,
+    type: z.literal('liquidation.done'),
+    symbol,
+    seq: z.number().int().nonnegative(),
+    liquidationId: z.string().uuid(),
+    user: address,
+    side,
+    quantity: decimal,
+    filledQty: decimal,
+    /** Average price of the book fills, "0" when none. */
+    avgPrice: decimal,
+    adlQty: decimal,
+    unfilledQty: decimal,
+    bankruptcyPrice: decimal,
+  }),
+  /**
+   * ADL quantiles (1-5, 5 first in line; 0 for no position) of the symbol's positions after the
+   * engine applied new scores, emitted when any changed: the whole symbol's list, per side.
+   */
+  z.object({
+    ...envelope,
+    type: z.literal('adl.quantiles'),
+    symbol,
+    seq: z.number().int().nonnegative(),
+    long: z.array(z.tuple([address, z.number().int().min(0).max(5)])),
+    short: z.array(z.tuple([address, z.number().int().min(0).max(5)])),
   }),
   /**
    * The last event of a command forwarded by risk: its outcome, for the user's risk shard to answer
@@ -177,7 +216,7 @@ export const accountEvent = z.discriminatedUnion('type', [
     type: z.literal('income'),
     user: address,
     symbol,
-    incomeType: z.enum(['REALIZED_PNL', 'FUNDING_FEE', 'COMMISSION']),
+    incomeType: z.enum(['REALIZED_PNL', 'FUNDING_FEE', 'COMMISSION', 'INSURANCE_CLEAR']),
     income: decimal,
     asset: z.literal('USDT'),
     tradeId: z.string(),
@@ -186,6 +225,68 @@ export const accountEvent = z.discriminatedUnion('type', [
   /** The order's whole record after each change (accepted, filled, canceled, expired, rejected). */
   z.object({ ...envelope, type: z.literal('order'), user: address, order: orderRecord }),
   z.object({ ...envelope, type: z.literal('trade'), user: address, trade: userTrade }),
+  /**
+   * A liquidation (the liquidated user) or an ADL close (each deleveraged counterparty), once
+   * complete: the force order record (GET /fapi/v1/forceOrders) and the user data stream's source.
+   */
+  z.object({
+    ...envelope,
+    type: z.literal('forceOrder'),
+    user: address,
+    forceOrder: z.object({
+      orderId: z.string(),
+      symbol,
+      autoCloseType: z.enum(['LIQUIDATION', 'ADL']),
+      side,
+      price: decimal.describe(
+        'liquidation: the bankruptcy price; ADL: the close price (the bankruptcy price)',
+      ),
+      avgPrice: decimal,
+      origQty: decimal,
+      executedQty: decimal,
+      /** Liquidation clearance fee paid to the insurance fund (0 for ADL). */
+      fee: decimal,
+      time: ms,
+      updateTime: ms,
+    }),
+  }),
+  /**
+   * Margin ratio reached the margin-call level (Binance MARGIN_CALL): the account's cross wallet
+   * and the positions at risk, at the mark that triggered it.
+   */
+  z.object({
+    ...envelope,
+    type: z.literal('marginCall'),
+    user: address,
+    crossWalletBalance: decimal,
+    positions: z.array(
+      z.object({
+        symbol,
+        positionSide: z.enum(['LONG', 'SHORT']),
+        positionAmt: decimal,
+        marginType: z.enum(['CROSSED', 'ISOLATED']),
+        isolatedWallet: decimal,
+        markPrice: decimal,
+        unrealizedPnl: decimal,
+        maintMargin: decimal,
+      }),
+    ),
+  }),
+  /**
+   * A movement of the insurance fund's share held by one risk partition (the deployment's fund is
+   * the sum over partitions): clearance fees and funding dust in, bankrupt losses out. Keyed
+   * `insurance`. `balance` is the partition's share after it.
+   */
+  z.object({
+    ...envelope,
+    type: z.literal('insurance'),
+    partition: z.number().int().nonnegative(),
+    symbol,
+    kind: z.enum(['LIQUIDATION_FEE', 'BANKRUPTCY_LOSS', 'FUNDING_DUST']),
+    amount: decimal,
+    balance: decimal,
+    ref: z.string(),
+  }),
   /** The algo order's whole record after each change (placed, triggered, finished, canceled, expired, failed). */
   z.object({ ...envelope, type: z.literal('algoOrder'), user: address, algo: algoOrderRecord }),
 ]);

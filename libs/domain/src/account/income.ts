@@ -1,6 +1,6 @@
 import type { Money } from '../money/money';
 
-export type IncomeType = 'REALIZED_PNL' | 'FUNDING_FEE' | 'COMMISSION';
+export type IncomeType = 'REALIZED_PNL' | 'FUNDING_FEE' | 'COMMISSION' | 'INSURANCE_CLEAR';
 
 /** An income record (spec: Income record); FAPI renders `income` as a string. */
 export interface IncomeRecord {

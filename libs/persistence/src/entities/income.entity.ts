@@ -1,8 +1,13 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { decimalTransformer, epochMsTransformer } from '../columns';
 
-export type IncomeType = 'REALIZED_PNL' | 'FUNDING_FEE' | 'COMMISSION';
-export const INCOME_TYPES: readonly IncomeType[] = ['REALIZED_PNL', 'FUNDING_FEE', 'COMMISSION'];
+export type IncomeType = 'REALIZED_PNL' | 'FUNDING_FEE' | 'COMMISSION' | 'INSURANCE_CLEAR';
+export const INCOME_TYPES: readonly IncomeType[] = [
+  'REALIZED_PNL',
+  'FUNDING_FEE',
+  'COMMISSION',
+  'INSURANCE_CLEAR',
+];
 
 /** Income history (GET /fapi/v1/income): signed amounts settled by risk. */
 @Entity({ name: 'income' })

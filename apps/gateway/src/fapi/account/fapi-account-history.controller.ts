@@ -20,7 +20,6 @@ import { userTradeView } from './trade-view';
 const NEVER_PRODUCED = [
   'TRANSFER',
   'WELCOME_BONUS',
-  'INSURANCE_CLEAR',
   'REFERRAL_KICKBACK',
   'COMMISSION_REBATE',
   'API_REBATE',
