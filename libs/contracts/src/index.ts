@@ -16,3 +16,4 @@ export * from './fapi/params';
 export * from './fapi/new-order';
 export * from './fapi/algo-order';
 export * from './fapi/param-schemas';
+export * from './projections/adl-projection';
