@@ -17,3 +17,4 @@ export * from './fapi/new-order';
 export * from './fapi/algo-order';
 export * from './fapi/param-schemas';
 export * from './projections/adl-projection';
+export * from './projections/risk-totals';

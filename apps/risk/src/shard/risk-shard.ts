@@ -14,9 +14,17 @@ import {
   outputId,
   type Reply,
   type RiskCommand,
+  RISK_TOTALS_KEY,
+  riskTotalsRecordOf,
   TOPICS,
 } from '@perp/contracts';
-import { AccountBook, type AccountBookOptions, type Chain, type MarketRegistry } from '@perp/domain';
+import {
+  AccountBook,
+  type AccountBookOptions,
+  BookTotals,
+  type Chain,
+  type MarketRegistry,
+} from '@perp/domain';
 import { ShardPartitions, type SnapshotPolicy } from '@perp/infrastructure';
 import type { ShardSnapshotRepository } from '@perp/persistence';
 import { applyRiskCommand } from './handlers';
@@ -43,6 +51,8 @@ interface TurnOutput extends RiskInput {
 export class RiskShard {
   private readonly partitions: ShardPartitions<RiskPartition>;
   private readonly asset: string;
+  /** Money totals per partition state (a reloaded partition is a new state: recounted once). */
+  private readonly totals = new WeakMap<RiskPartition, BookTotals>();
 
   constructor(
     private readonly bus: Bus,
@@ -155,6 +165,7 @@ export class RiskShard {
     }
     for (const [user, time] of users) hot.push(this.accountEntry(p, user, time));
     for (const [user, time] of algoUsers) hot.push(this.algoEntry(p, user, time));
+    hot.push(this.totalsEntry(p, users.keys(), turn[turn.length - 1]!.command.time));
     // Read-your-writes: the projection is in the hot store before any reply of the turn leaves.
     await this.hot.setMany(hot);
     const sends: Promise<unknown>[] = [];
@@ -179,6 +190,15 @@ export class RiskShard {
       }
     }
     await Promise.all(sends);
+  }
+
+  /** The partition's money totals after the turn (solvency), from the users it changed. */
+  private totalsEntry(p: RiskPartition, changed: Iterable<string>, time: number): HotEntry {
+    let totals = this.totals.get(p);
+    if (totals) totals.refresh(p.book, changed);
+    else this.totals.set(p, (totals = BookTotals.of(p.book)));
+    const record = riskTotalsRecordOf(p.partition, time, p.lastOffset, totals.totals(p.book));
+    return { key: RISK_TOTALS_KEY(p.partition), value: JSON.stringify(record) };
   }
 
   private algoEntry(p: RiskPartition, user: string, time: number): HotEntry {
