@@ -10,6 +10,7 @@ import { FapiMarketStatsModule } from './fapi/market-stats/market-stats.module';
 import { FapiAlgoOrdersController } from './fapi/orders/fapi-algo-orders.controller';
 import { AlgoOrderReader } from './fapi/orders/algo-order-reader';
 import { FapiOrdersController } from './fapi/orders/fapi-orders.controller';
+import { NativeAdlController, NativeAdlHistoryController } from './native/adl.controller';
 import { NativeFundingRatesController } from './native/funding-rates.controller';
 import { NativeMarketsController } from './native/markets.controller';
 import { OpenApiModule } from './openapi/openapi.module';
@@ -35,6 +36,8 @@ import { StreamsModule } from './streams/streams.module';
     FapiGeneralController,
     NativeMarketsController,
     NativeFundingRatesController,
+    NativeAdlController,
+    NativeAdlHistoryController,
     AdminMarketsController,
     AdminAccountsController,
     FapiOrdersController,
