@@ -1,8 +1,10 @@
 import { Module } from '@nestjs/common';
 import { ApiAccessModule } from './access';
 import { AdminAccountsController } from './admin/admin-accounts.controller';
+import { AdminLiquidationController } from './admin/admin-liquidation.controller';
 import { AdminMarketsController } from './admin/admin-markets.controller';
 import { AdminTokenGuard } from './admin/admin-token.guard';
+import { SolvencyReader } from './admin/solvency-reader';
 import { FapiAccountModule } from './fapi/account/fapi-account.module';
 import { FapiGeneralController } from './fapi/fapi-general.controller';
 import { FapiMarketModule } from './fapi/market/fapi-market.module';
@@ -40,9 +42,10 @@ import { StreamsModule } from './streams/streams.module';
     NativeAdlHistoryController,
     AdminMarketsController,
     AdminAccountsController,
+    AdminLiquidationController,
     FapiOrdersController,
     FapiAlgoOrdersController,
   ],
-  providers: [AdminTokenGuard, AlgoOrderReader],
+  providers: [AdminTokenGuard, AlgoOrderReader, SolvencyReader],
 })
 export class GatewayModule {}

@@ -138,6 +138,7 @@ export const InsuranceFund = z
   .object({
     asset: z.string(),
     balance: dec('Sum of every risk partition’s latest share'),
+    ledger_balance: dec('The risk ledgers’ insurance accounts now'),
     partitions: z.array(z.object({ partition: z.number().int(), balance: dec(), time: ms() })),
     history: paged(InsuranceMovement),
   })
