@@ -12,6 +12,8 @@ import {
 
 type AdlQuantiles = Extract<EngineEvent, { type: 'adl.quantiles' }>;
 
+const DELETE_SLICE = 1000;
+
 export interface AdlWrite {
   set: Record<string, string>;
   /** Users of the stored list that the new one no longer holds. */
@@ -48,6 +50,8 @@ export async function projectAdlQuantiles(hot: HotStore, e: AdlQuantiles): Promi
   const next = nextAdlQuantiles(await hot.hgetall(key), e);
   if (!next) return false;
   await hot.hset(key, next.set);
-  if (next.del.length) await hot.hdel(key, ...next.del);
+  // In slices: a spread of a very long list would overflow the call's argument limit.
+  for (let i = 0; i < next.del.length; i += DELETE_SLICE)
+    await hot.hdel(key, ...next.del.slice(i, i + DELETE_SLICE));
   return true;
 }
