@@ -205,6 +205,17 @@ describe('liquidation and ADL reads (embedded exchange over HTTP)', () => {
         accountEvent(forceOrder(a.address, 'ADL', 'adl-1', t0 + 1_000)),
         accountEvent(forceOrder(a.address, 'LIQUIDATION', 'liq-2', t0 + 2_000, 'ETHUSDT')),
         accountEvent(forceOrder(b.address, 'ADL', 'adl-2', t0 + 3_000)),
+        // The clearance fee of liq-1, as risk records it in the income history.
+        accountEvent({
+          type: 'income',
+          user: a.address,
+          symbol: BTC,
+          incomeType: 'INSURANCE_CLEAR',
+          income: '-12.7475',
+          asset: 'USDT',
+          tradeId: 'liq-1',
+          info: 'LIQUIDATION',
+        }),
       ];
       for (const e of events) await bus.publish(TOPICS.accountEvents.name, (e as { user: string }).user, e);
     });
@@ -263,6 +274,25 @@ describe('liquidation and ADL reads (embedded exchange over HTTP)', () => {
       expect(await rows(a, { limit: '5000' })).toHaveLength(3);
       expect(await rows(b)).toEqual(['adl-2']);
       expect(await rows(d)).toEqual([]);
+    });
+
+    it('the clearance fee is INSURANCE_CLEAR income', async () => {
+      const r = await get(a, '/fapi/v1/income', { incomeType: 'INSURANCE_CLEAR' });
+      expect([r.status, r.body]).toEqual([
+        200,
+        [
+          {
+            symbol: BTC,
+            incomeType: 'INSURANCE_CLEAR',
+            income: '-12.7475',
+            asset: 'USDT',
+            info: 'LIQUIDATION',
+            time: expect.any(Number),
+            tranId: 'liq-1',
+            tradeId: 'liq-1',
+          },
+        ],
+      ]);
     });
 
     it('error rows: -1121, -1130, -1100, -1102 (HTTP 400) and the auth envelope', async () => {
