@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { UserStreamPlace } from '@perp/domain';
 import type { StreamConnection } from './stream-connection';
 
 /**
@@ -13,6 +14,10 @@ export class StreamHub {
   readonly connections = new Set<StreamConnection>();
   /** Told of every new subscription (a feed pushes its current state to newcomers). */
   onSubscribe: (key: string) => void = () => undefined;
+  /** Told of every connection a listen key was attached to (the user feed resumes its key). */
+  onAttachUser: (c: StreamConnection) => void = () => undefined;
+  /** Told once a user event is in a connection's socket buffer (the user feed records the place). */
+  onUserWritten: (c: StreamConnection, place: UserStreamPlace) => void = () => undefined;
 
   has(key: string): boolean {
     return this.streams.has(key);
@@ -45,6 +50,7 @@ export class StreamHub {
     let set = this.users.get(user);
     if (!set) this.users.set(user, (set = new Set()));
     set.add(c);
+    this.onAttachUser(c);
   }
 
   usersConnected(): IterableIterator<[string, Set<StreamConnection>]> {
@@ -72,11 +78,18 @@ export class StreamHub {
     for (const c of set) c.sendEvent(c.subscriptions.get(key) ?? key, json);
   }
 
-  /** One user-data event to every connection of `user` (raw framing: Binance's user streams). */
-  publishUser(user: string, data: unknown): void {
+  /**
+   * One user-data event to every connection of `user` (raw framing: Binance's user streams), each
+   * connection sending it once, after the events before its place.
+   */
+  publishUser(user: string, data: unknown, place: UserStreamPlace): void {
     const set = this.users.get(user);
     if (!set) return;
     const json = JSON.stringify(data);
-    for (const c of set) c.sendEvent(c.listenKey ?? '', json);
+    for (const c of set) this.sendUser(c, place, json);
+  }
+
+  sendUser(c: StreamConnection, place: UserStreamPlace, json: string, replayed = false): void {
+    c.sendUser(place, json, () => this.onUserWritten(c, place), replayed);
   }
 }
