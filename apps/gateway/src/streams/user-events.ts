@@ -1,6 +1,6 @@
 import type { Logger } from '@nestjs/common';
 import type { BusMessage } from '@perp/bus';
-import { type AccountEvent, parseMessage } from '@perp/contracts';
+import { type AccountEvent, HEADER_INPUT_END, parseMessage } from '@perp/contracts';
 import { type MarketRegistry, Money, type UserStreamPlace } from '@perp/domain';
 import { type AccountChange, accountUpdate, orderTradeUpdate } from './user-payloads';
 
@@ -17,17 +17,20 @@ function inputOf(e: AccountEvent): string {
   return cut < 0 ? e.id : e.id.slice(0, cut);
 }
 
-type Change = AccountChange & { input: string; offsets: bigint[]; partition: number };
+type Change = AccountChange & { input: string; offsets: bigint[]; partition: number; unmarked?: boolean };
 
 /**
  * Turns account events (consecutive messages of one partition) into Binance user data events:
- * events grouped by the input that caused them (risk emits one input's events together and in
- * order, per user), each stream event placed at the account event it renders. The live feed and a
- * replay of missed events render with it, so both give the same events at the same places.
+ * events grouped by the input that caused them and the user (risk marks each group's last event
+ * with HEADER_INPUT_END; a group may span two fetches, or have another user's events between its
+ * own), each stream event placed at the account event it renders. The live feed and a replay of
+ * missed events render with it, so both give the same events at the same places.
  */
 export class UserEventRenderer {
   /** Last wallet balance seen per user (for ACCOUNT_UPDATE's balance change). */
   private readonly wallets = new Map<string, Money>();
+  /** Groups whose last event has not come yet, by user. */
+  private readonly open = new Map<string, Change>();
 
   constructor(
     private readonly markets: MarketRegistry,
@@ -38,7 +41,6 @@ export class UserEventRenderer {
 
   render(ms: readonly BusMessage[], now: number): UserStreamEvent[] {
     const out: UserStreamEvent[] = [];
-    let change: Change | undefined;
     for (const m of ms) {
       let e: AccountEvent;
       try {
@@ -49,19 +51,29 @@ export class UserEventRenderer {
       }
       if (!('user' in e)) continue; // the insurance fund's movements: no user stream
       const input = inputOf(e);
-      if (change && (change.input !== input || change.user !== e.user)) {
+      let change = this.open.get(e.user);
+      if (change && change.input !== input) {
+        // The previous input's end never came (events written before the header): close it here.
         this.emit(change, now, out);
         change = undefined;
       }
-      change ??= { input, user: e.user, time: e.time, events: [], offsets: [], partition: m.partition };
+      if (!change) {
+        change = { input, user: e.user, time: e.time, events: [], offsets: [], partition: m.partition };
+        this.open.set(e.user, change);
+      }
       change.events.push(e);
       change.offsets.push(BigInt(m.offset));
+      const end = m.headers[HEADER_INPUT_END];
+      if (end === '1') this.emit(change, now, out);
+      else if (end === undefined) change.unmarked = true;
     }
-    if (change) this.emit(change, now, out);
+    // Events written before the header: a group ends with its fetch, as it always did.
+    for (const change of [...this.open.values()]) if (change.unmarked) this.emit(change, now, out);
     return out;
   }
 
   private emit(change: Change, now: number, out: UserStreamEvent[]): void {
+    this.open.delete(change.user);
     const previous = this.wallets.get(change.user);
     for (const e of change.events)
       if (e.type === 'balance') this.wallets.set(change.user, new Money(e.walletBalance));
