@@ -50,13 +50,14 @@ export class StreamConnection {
    * `written` runs once the frame is in the kernel's socket buffer (it reaches the client even if
    * this process dies next).
    */
-  send(text: string, written?: () => void): boolean {
+  send(text: string | Buffer, written?: () => void): boolean {
     if (!this.open) return false;
     if (this.socket.bufferedAmount + text.length > this.maxBufferedBytes) {
       this.close(CLOSE.slowClient, 'slow client: send buffer full');
       return false;
     }
-    this.socket.send(text, written && ((err) => !err && written()));
+    // A Buffer goes out as a text frame too: the fan-out encodes each frame once for everyone.
+    this.socket.send(text, { binary: false }, written && ((err) => !err && written()));
     return true;
   }
 
@@ -74,12 +75,14 @@ export class StreamConnection {
     this.sendEvent(this.listenKey ?? '', json, written);
   }
 
+  /** The text of an event in a framing: raw, or wrapped as `{stream, data}` under `name`. */
+  static frame(combined: boolean, name: string, dataJson: string): string {
+    return combined ? `{"stream":${JSON.stringify(name)},"data":${dataJson}}` : dataJson;
+  }
+
   /** An event of a stream, in the connection's framing, under the name the client used. */
   sendEvent(name: string, dataJson: string, written?: () => void): boolean {
-    return this.send(
-      this.combined ? `{"stream":${JSON.stringify(name)},"data":${dataJson}}` : dataJson,
-      written,
-    );
+    return this.send(StreamConnection.frame(this.combined, name, dataJson), written);
   }
 
   /** Counts an incoming request; false past `perSecond` in the current second. */

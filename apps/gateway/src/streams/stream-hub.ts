@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { UserStreamPlace } from '@perp/domain';
-import type { StreamConnection } from './stream-connection';
+import { StreamConnection } from './stream-connection';
 
 /**
  * Who listens to what, in this replica's memory: canonical stream key → connections, and user
@@ -75,7 +75,15 @@ export class StreamHub {
     const set = this.streams.get(key);
     if (!set) return;
     const json = JSON.stringify(data);
-    for (const c of set) c.sendEvent(c.subscriptions.get(key) ?? key, json);
+    // Most subscribers share a framing and a name: encode each distinct frame once.
+    const frames = new Map<string, Buffer>();
+    for (const c of set) {
+      const name = c.subscriptions.get(key) ?? key;
+      const id = c.combined ? `c${name}` : 'raw';
+      let frame = frames.get(id);
+      if (!frame) frames.set(id, (frame = Buffer.from(StreamConnection.frame(c.combined, name, json))));
+      c.send(frame);
+    }
   }
 
   /**
