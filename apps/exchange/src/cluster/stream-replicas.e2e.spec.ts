@@ -139,7 +139,7 @@ describe('WebSocket streams on two gateway replicas (real processes, Kafka mock)
     for (const c of [userA, userB]) c.ws.terminate();
   }, 300_000);
 
-  it('a gateway killed (-9) while events flow, restarted: its client reconnects with the key and gets every later event, in order, once', async () => {
+  it('a gateway killed (-9) while events flow, restarted: its client reconnects with the key and gets every later event, in order, once; a clean stop closes with 1001', async () => {
     const before = await open(b.url, `/ws/${listenKey}`);
     const ids: string[] = [];
     const producing = (async () => {
@@ -172,5 +172,11 @@ describe('WebSocket streams on two gateway replicas (real processes, Kafka mock)
     expect([...seenBefore, ...(after.received as Frame[])].map(userEventKey)).toEqual(
       ids.flatMap((id, i) => [`${id}:NEW`, `${id}:TRADE`, `ORDER:${position(i + 1)}`]),
     );
+
+    // A clean stop (SIGTERM) closes its sockets with a code, unlike the kill.
+    expect(before.closed?.code).toBe(1006);
+    const closing = after.whenClosed();
+    await restarted.stop('SIGTERM');
+    expect(await closing).toEqual({ code: 1001, reason: 'server shutting down' });
   }, 600_000);
 });
