@@ -137,6 +137,10 @@ export class MarketFeed implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private onEngineEvents(ms: readonly BusMessage[]): void {
+    this.hub.corkWhile(() => this.fanOutEngineEvents(ms));
+  }
+
+  private fanOutEngineEvents(ms: readonly BusMessage[]): void {
     const now = Date.now();
     const trades = new Map<string, TradeEvent[]>();
     for (const msg of ms) {

@@ -1,4 +1,5 @@
 import { placeAfter, type UserStreamPlace } from '@perp/domain';
+import type { Socket } from 'node:net';
 import type { WebSocket } from 'ws';
 
 /** Close codes the server uses (RFC 6455 and the 4000 private range). */
@@ -92,6 +93,19 @@ export class StreamConnection {
       this.messages = 0;
     }
     return ++this.messages <= perSecond;
+  }
+
+  /** Holds writes until `uncork` (ws keeps its TCP socket private; every version has `_socket`). */
+  cork(): void {
+    this.tcp()?.cork();
+  }
+
+  uncork(): void {
+    this.tcp()?.uncork();
+  }
+
+  private tcp(): Socket | undefined {
+    return (this.socket as unknown as { _socket?: Socket })._socket;
   }
 
   close(code: number, reason: string): void {
