@@ -10,6 +10,7 @@ import {
   type AccountProjection,
   type AlgoOrdersProjection,
   CLOSED_ORDER_TTL_MS,
+  HEADER_INPUT_END,
   HOT_KEYS,
   outputId,
   type Reply,
@@ -173,15 +174,21 @@ export class RiskShard {
       sends.push(this.bus.publish(topic, key, value, headers));
     for (const { message: m, command: cmd, out } of turn) {
       for (const c of out.engineCommands) publish(TOPICS.engineCommands.name, c.symbol, c);
+      const keyOf = (e: (typeof out.accountEvents)[number]) => ('user' in e ? e.user : e.type);
+      const lastOf = new Map(out.accountEvents.map((e, i) => [keyOf(e), i]));
       let i = 0;
       for (const e of out.accountEvents) {
         const event = {
           ...e,
-          id: outputId(m.topic, m.partition, m.offset, i++),
+          id: outputId(m.topic, m.partition, m.offset, i),
           v: 1 as const,
           time: cmd.time,
         };
-        publish(TOPICS.accountEvents.name, 'user' in e ? e.user : e.type, event);
+        const key = keyOf(e);
+        publish(TOPICS.accountEvents.name, key, event, {
+          [HEADER_INPUT_END]: lastOf.get(key) === i ? '1' : '0',
+        });
+        i++;
       }
       if (out.reply && out.replyTo) {
         const { topic, key, correlationId } = out.replyTo;

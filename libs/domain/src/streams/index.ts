@@ -8,3 +8,11 @@ export {
   type StreamKind,
 } from './stream-names';
 export { DeltaWindow, LocalBook, type BookDelta, type MergedDelta, type SyncStep } from './diff-depth';
+export {
+  decodePlace,
+  encodePlace,
+  missedRange,
+  placeAfter,
+  placeBefore,
+  type UserStreamPlace,
+} from './user-stream-place';
