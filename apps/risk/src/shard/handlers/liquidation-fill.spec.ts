@@ -186,15 +186,44 @@ describe('liquidation trades in the risk shard', () => {
     expect(h.run(copy(done(id, '0.010', '50100'), 20, 5)).accountEvents).toEqual([]);
   });
 
-  it('a step that leaves the account liquidatable is followed by the next once done', () => {
-    const { h, id } = liquidated();
-    // nothing filled: the position is still there and under maintenance
-    const out = h.run(copy(done(id, '0', '0'), 20, 5));
-    expect(h.p.record(id)).toMatchObject({ status: 'CANCELED', executedQty: '0.000' });
+  it('a step that closed part and left the account liquidatable is followed by the next once done', () => {
+    const h = riskHarness();
+    h.run(deposit(ALICE, '100'));
+    h.run(markPrice('60000'));
+    bookFill(h, ALICE, 'BUY', '0.02', 1);
+    // wallet 99.76 on 0.02 at 60000: bankruptcy (1200 - 99.76) / 0.02 = 55012
+    const place = h.run(markPrice('55200')).engineCommands[0];
+    if (place?.type !== 'liquidation.place') throw new Error('not liquidated');
+    const id = place.liquidationId;
+    const half = {
+      ...trade(
+        { user: BOB, orderId: oid(101), side: 'BUY' },
+        { user: ALICE, orderId: id, side: 'SELL', close: '0.01' },
+        '55100',
+        '0.01',
+        3,
+      ),
+      kind: 'LIQUIDATION' as const,
+    };
+    h.run(copy(half, 20, 1, 'TAKER'));
+    const out = h.run(copy({ ...done(id, '0.010', '55100'), quantity: '0.02', unfilledQty: '0.01' }, 20, 5));
+    expect(h.p.record(id)).toMatchObject({ status: 'CANCELED', executedQty: '0.010' });
+    // PnL -49: wallet 50.76, margin balance 50.76 - 48 = 2.76 caps the fee (6.8875): wallet 48 on
+    // 0.01 at 60000, bankruptcy (600 - 48) / 0.01 = 55200
+    expect(h.p.liquidations.get(id)).toBeUndefined();
     expect(out.engineCommands).toMatchObject([
-      { type: 'liquidation.place', quantity: '0.01', bankruptcyPrice: '50012', origin: { index: 0 } },
+      { type: 'liquidation.place', quantity: '0.01', bankruptcyPrice: '55200', origin: { index: 0 } },
     ]);
     expect(h.p.liquidations.size).toBe(1);
+  });
+
+  it('a step that closed nothing waits for the next mark (no loop through the engine)', () => {
+    const { h, id } = liquidated();
+    const out = h.run(copy(done(id, '0', '0'), 20, 5));
+    expect(h.p.record(id)).toMatchObject({ status: 'CANCELED', executedQty: '0.000' });
+    expect(out.engineCommands).toEqual([]);
+    expect(h.p.liquidations.size).toBe(0);
+    expect(h.run(markPrice('50150')).engineCommands).toMatchObject([{ type: 'liquidation.place' }]);
   });
 });
 
