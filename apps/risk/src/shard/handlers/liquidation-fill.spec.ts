@@ -41,7 +41,8 @@ const liqTrade = (id: string, price: string, kind: 'LIQUIDATION' | 'ADL' = 'LIQU
   kind,
 });
 
-const done = (id: string, filledQty: string, avgPrice: string): MessageBody<EngineEvent> => ({
+type Done = Extract<MessageBody<EngineEvent>, { type: 'liquidation.done' }>;
+const done = (id: string, filledQty: string, avgPrice: string, fields: Partial<Done> = {}): Done => ({
   type: 'liquidation.done',
   symbol: 'BTCUSDT',
   seq: 9,
@@ -54,6 +55,7 @@ const done = (id: string, filledQty: string, avgPrice: string): MessageBody<Engi
   adlQty: '0',
   unfilledQty: '0',
   bankruptcyPrice: '50012',
+  ...fields,
 });
 
 describe('liquidation trades in the risk shard', () => {
@@ -206,7 +208,7 @@ describe('liquidation trades in the risk shard', () => {
       kind: 'LIQUIDATION' as const,
     };
     h.run(copy(half, 20, 1, 'TAKER'));
-    const out = h.run(copy({ ...done(id, '0.010', '55100'), quantity: '0.02', unfilledQty: '0.01' }, 20, 5));
+    const out = h.run(copy(done(id, '0.010', '55100', { quantity: '0.02', unfilledQty: '0.01' }), 20, 5));
     expect(h.p.record(id)).toMatchObject({ status: 'CANCELED', executedQty: '0.010' });
     // PnL -49: wallet 50.76, margin balance 50.76 - 48 = 2.76 caps the fee (6.8875): wallet 48 on
     // 0.01 at 60000, bankruptcy (600 - 48) / 0.01 = 55200
