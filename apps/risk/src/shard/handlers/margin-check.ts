@@ -39,8 +39,7 @@ export function checkMargins(
   for (const user of users) {
     const account = p.book.find(user);
     if (!account) continue;
-    for (const state of marginStates(account, p.book.markPrices, markets)) {
-      if (state.symbol !== undefined && symbol !== undefined && state.symbol !== symbol) continue;
+    for (const state of marginStates(account, p.book.markPrices, markets, symbol)) {
       marginCall(ctx, account, state);
       if (!isLiquidatable(state) || p.inLiquidation(user, state.symbol)) continue;
       const plan = planLiquidation(account, state, p.book.markPrices, markets, insuranceAvailable(ctx));
