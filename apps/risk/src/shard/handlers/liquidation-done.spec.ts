@@ -85,3 +85,23 @@ describe('liquidation.done in the risk shard', () => {
     expect(h.run(markPrice('50150')).engineCommands).toMatchObject([{ type: 'liquidation.place' }]);
   });
 });
+
+describe('liquidation replay', () => {
+  it('a partition restored mid-liquidation goes on exactly as the running one: same ids, same effects', () => {
+    const { h, id } = liquidated();
+    const restored = h.restored();
+    const inputs = [
+      copy(liqTrade(id, '50100'), 20, 1, 'TAKER'),
+      markPrice('50000'),
+      copy(done(id, '0.010', '50100'), 20, 5),
+      copy(done(id, '0.010', '50100'), 20, 5),
+    ];
+    const a = inputs.map((i) => h.run(i));
+    const b = inputs.map((i) => restored.run(i));
+    expect(b.map((o) => [o.engineCommands, o.accountEvents])).toEqual(
+      a.map((o) => [o.engineCommands, o.accountEvents]),
+    );
+    expect(restored.p.serialize().equals(h.p.serialize())).toBe(true);
+    expect(a[2]!.accountEvents.map((e) => e.type)).toEqual(['forceOrder', 'order', 'balance']);
+  });
+});
