@@ -40,7 +40,7 @@ function applyEngineEvent(ctx: RiskContext, event: EngineEvent, liquidity: 'MAKE
       settleFill(ctx, event, liquidity);
       // Every fill moves the account: check it (a liquidated account in flight is skipped there).
       const user = liquidity === 'MAKER' ? event.maker.user : event.taker.user;
-      checkMargins(ctx, [user], 0, event.time);
+      checkMargins(ctx, [user], 0, event.time, event.symbol);
       return;
     }
     case 'liquidation.done':

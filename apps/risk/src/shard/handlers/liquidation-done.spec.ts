@@ -86,6 +86,20 @@ describe('liquidation.done in the risk shard', () => {
   });
 });
 
+describe('margin call after a liquidation', () => {
+  it('a closed position ends its margin call: the next crossing calls again', () => {
+    const { h, id } = liquidated();
+    expect(h.p.marginCalls.has(ALICE)).toBe(true);
+    h.run(copy(liqTrade(id, '50100'), 20, 1, 'TAKER'));
+    expect(h.p.marginCalls.has(ALICE)).toBe(false);
+    h.run(copy(done(id, '0.010', '50100'), 20, 5));
+    h.run(deposit(ALICE, '100', 'dep-2'));
+    h.run(markPrice('60000'));
+    bookFill(h, ALICE, 'BUY', '0.01', 7);
+    expect(h.run(markPrice('50250')).accountEvents.map((e) => e.type)).toEqual(['marginCall']);
+  });
+});
+
 describe('liquidation replay', () => {
   it('a partition restored mid-liquidation goes on exactly as the running one: same ids, same effects', () => {
     const { h, id } = liquidated();

@@ -71,5 +71,5 @@ export function liquidationDone(ctx: RiskContext, event: LiquidationDone): void 
   balanceEvent(ctx, entry.user);
   // Only after progress: a step that closed nothing (no liquidity, market halted) waits for the
   // next mark rather than looping through the engine.
-  if (executed.gt(0)) checkMargins(ctx, [entry.user], 0, event.time);
+  if (executed.gt(0)) checkMargins(ctx, [entry.user], 0, event.time, entry.symbol);
 }

@@ -20,12 +20,13 @@ import { forwarded, type RiskContext } from './risk-context';
  * after every fill (its user). Per margin state (a cross account, or one isolated position):
  * - a `marginCall` account event when the ratio reaches MARGIN_CALL_LEVEL (80 %), once per
  *   crossing (the state is remembered until the ratio falls below it again);
- * - when liquidatable, not already in liquidation and its market trading: `order.cancelAll` for every symbol where
- *   the account has open orders (cross; isolated: the position's symbol), their margin coming
- *   back with the canceled events, then `liquidation.place` for the planned step, and the
- *   liquidation is kept in flight until its `liquidation.done`.
+ * - when liquidatable, not already in liquidation and its market trading: `order.cancelAll` for
+ *   every symbol where the account has open orders (cross; isolated: the position's symbol), their
+ *   margin coming back with the canceled events, then `liquidation.place` for the planned step,
+ *   and the liquidation is kept in flight until its `liquidation.done`.
  * `index` numbers the engine commands this input forwards (the engine dedupes by it); returns the
- * next one. `symbol` (a mark) limits isolated accounts to that position.
+ * next one. `symbol` (the mark's or the fill's) limits isolated accounts to that position: no
+ * other isolated position moved.
  */
 export function checkMargins(
   ctx: RiskContext,
@@ -39,6 +40,9 @@ export function checkMargins(
   for (const user of users) {
     const account = p.book.find(user);
     if (!account) continue;
+    // A closed position's margin call is over: the next crossing calls again.
+    if (account.positions().length === 0) p.marginCalls.delete(user);
+    if (symbol !== undefined && !account.position(symbol)) p.marginCalls.delete(`${user}|${symbol}`);
     for (const state of marginStates(account, p.book.markPrices, markets, symbol)) {
       marginCall(ctx, account, state);
       if (!isLiquidatable(state) || p.inLiquidation(user, state.symbol)) continue;
