@@ -2,7 +2,8 @@ import { Bus } from '@perp/bus';
 import { type AccountEvent, TOPICS } from '@perp/contracts';
 import { INSURANCE_FUND, Money } from '@perp/domain';
 import { RiskCommandsConsumer } from '@perp/risk';
-import { signed } from '@perp/testing';
+import { Wallet } from 'ethers';
+import { json, login, signed } from '@perp/testing';
 import { type InProcessExchange, noInterest, startInProcessExchange } from '../testing/in-process-exchange';
 import { adminRequest, deposit, eventually, newTrader, type Trader } from './trading.harness';
 
@@ -80,8 +81,8 @@ describe('liquidation against resting liquidity (embedded exchange over HTTP)', 
       (await order(c, { symbol: BTC, side: 'BUY', ...gtc, price: '47100', quantity: '0.1' })).status,
     ).toBe(200);
 
-    // Mark 47300: margin balance 297.5 - 270 = 27.5 above maintenance 0.1 x 47300 x 0.4 % = 18.92.
-    expect(await index('47300')).toBe('47300');
+    // (Mark 47300 would leave margin balance 297.5 - 270 = 27.5 above maintenance 18.92: the exact
+    // thresholds are the unit specs'.)
     expect(await position(a)).toBe('0.100');
     // Mark 47200: 17.5 <= 18.88. Bankruptcy (5000 - 297.5) / 0.1 = 47025; the fund is empty, so the
     // limit is 47025 and C's bid at 47100 fills it.
@@ -185,4 +186,82 @@ describe('liquidation against resting liquidity (embedded exchange over HTTP)', 
       ['LIQUIDATION_FEE', BTC, '7.5', '7.5'],
     ]);
   });
+});
+
+// An isolated position liquidates on its own margin, whatever the wallet holds.
+describe('isolated liquidation (embedded exchange over HTTP)', () => {
+  let ex: InProcessExchange;
+
+  afterAll(async () => {
+    await ex?.close();
+  });
+
+  it('closes the position on its own margin; the fee is capped by what the position had left', async () => {
+    ex = await startInProcessExchange({}, { markets: noInterest });
+    const index = async (indexPrice: string) =>
+      (
+        (
+          await adminRequest(ex.url, ex.adminToken, `/prices/${BTC}`, 'POST', {
+            indexPrice,
+            time: Date.now(),
+          })
+        ).body as { markPrice: string }
+      ).markPrice;
+    const order = (t: Trader, params: Record<string, string>) =>
+      signed(ex.url, '/fapi/v1/order', t.key, { method: 'POST', params });
+    const get = (t: Trader, path: string, params: Record<string, string> = {}) =>
+      signed(ex.url, path, t.key, { method: 'GET', params }).then((r) => r.body);
+    const wallet = Wallet.createRandom();
+    const d = await newTrader(ex.url, wallet);
+    const switched = await json(
+      `${ex.url}/api/v1/account/margin-mode`,
+      'POST',
+      { margin_mode: 'isolated' },
+      await login(ex.url, wallet),
+    );
+    expect(switched.status).toBe(200);
+    const [b, c] = [await newTrader(ex.url), await newTrader(ex.url)];
+    for (const t of [d, b, c]) await deposit(ex.url, ex.adminToken, t.address, '10000');
+
+    expect(await index('50000')).toBe('50000');
+    const gtc = { type: 'LIMIT', timeInForce: 'GTC' };
+    expect(
+      (await order(b, { symbol: BTC, side: 'SELL', ...gtc, price: '50000', quantity: '0.1' })).status,
+    ).toBe(200);
+    // D's isolated long: margin 5000 / 20 = 250; the taker fee 2.5 comes from the wallet.
+    expect(
+      (await order(d, { symbol: BTC, side: 'BUY', type: 'MARKET', quantity: '0.1' })).body,
+    ).toMatchObject({
+      status: 'FILLED',
+    });
+    expect(
+      (await order(c, { symbol: BTC, side: 'BUY', ...gtc, price: '47600', quantity: '0.1' })).status,
+    ).toBe(200);
+    // Mark 47700: 250 - 230 = 20 above 19.08. Mark 47650: 15 <= 19.06; bankruptcy (5000 - 250) / 0.1 = 47500.
+    const positionAmt = () =>
+      get(d, '/fapi/v2/positionRisk', { symbol: BTC }).then(
+        (r) => (r as { positionAmt: string }[])[0]?.positionAmt,
+      );
+    expect(await index('47700')).toBe('47700');
+    expect(await index('47650')).toBe('47650');
+    expect(await eventually(positionAmt, (v) => v === '0.000')).toBe('0.000');
+    // PnL 0.1 x (47600 - 50000) = -240 leaves the position 10 of its 250: the fee (59.5) takes those.
+    const balance = async () =>
+      ((await get(d, '/fapi/v2/balance')) as { asset: string; balance: string }[]).find(
+        (x) => x.asset === 'USDT',
+      )?.balance;
+    expect(
+      new Money((await eventually(balance, (v) => v !== undefined && new Money(v).lt(9990)))!).toFixed(),
+    ).toBe('9747.5');
+    const shard = ex.app.get(RiskCommandsConsumer).shard;
+    const fund = shard
+      .ownedPartitions()
+      .reduce((s, p) => s.plus(shard.book(p)!.ledger.balance(INSURANCE_FUND)), new Money(0));
+    expect(fund.toFixed()).toBe('10');
+    const income = (await eventually(
+      () => get(d, '/fapi/v1/income', { incomeType: 'INSURANCE_CLEAR' }) as Promise<{ income: string }[]>,
+      (rows) => rows.length > 0,
+    )) as { income: string }[];
+    expect(income.map((i) => i.income)).toEqual(['-10']);
+  }, 60_000);
 });
