@@ -177,4 +177,17 @@ describe('AccountBook.settleForcedFill', () => {
       '1000',
     ]);
   });
+
+  it('a restored book knows the same holders', () => {
+    const { b, trade } = book();
+    const t = trade(BOB, ALICE, 'BUY', '1', '10000');
+    b.settleFill({ ...t.common, user: BOB, side: 'SELL', liquidity: 'MAKER', closeQty: m('0') });
+    b.settleFill({ ...t.common, user: ALICE, side: 'BUY', liquidity: 'TAKER', closeQty: m('0') });
+    const restored = AccountBook.fromState(JSON.parse(JSON.stringify(b.toState())), {
+      markets: lookup(BTC),
+      feeTiers: FEE_TIERS,
+    });
+    expect(restored.holders('BTCUSDT')).toEqual([ALICE, BOB]);
+    expect(restored.holders('ETHUSDT')).toEqual([]);
+  });
 });
