@@ -1,4 +1,4 @@
-import { deterministicUuid, type EngineEvent, outputId } from '@perp/contracts';
+import { deterministicUuid, type EngineCommand, type EngineEvent, outputId } from '@perp/contracts';
 import { type BookEvent, BookSide } from '@perp/domain';
 import { fromSteps } from './conversions';
 import type { EnginePartition, SymbolBook } from './engine-partition';
@@ -24,7 +24,7 @@ export function bookEvents(
   p: EnginePartition,
   sb: SymbolBook,
   at: InputPlace,
-  cmd: OrderCommand,
+  cmd: OrderCommand | Extract<EngineCommand, { type: 'liquidation.place' }>,
 ): EngineEvent[] {
   const out: EngineEvent[] = [];
   const base = { v: 1 as const, time: cmd.time, symbol: sb.symbol };
@@ -97,7 +97,7 @@ function bookDelta(
 function translate(
   p: EnginePartition,
   e: BookEvent,
-  cmd: OrderCommand,
+  cmd: OrderCommand | Extract<EngineCommand, { type: 'liquidation.place' }>,
   base: { v: 1; time: number; symbol: string; id: string },
   px: (ticks: number) => string,
   qty: (lots: number) => string,

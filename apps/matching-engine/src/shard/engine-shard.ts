@@ -7,6 +7,12 @@ import { applyBookCommand, type CommandOutput, type OrderCommand } from './book-
 import { commandResult } from './engine-events';
 import { ENGINE_SNAPSHOT_VERSION, EnginePartition } from './engine-partition';
 import { ALREADY_APPLIED, type ShardReply } from './engine-replies';
+import {
+  applyLiquidationOrder,
+  LEAVE_REMAINDER,
+  type LiquidationCommand,
+  type LiquidationRemainder,
+} from './liquidation-order';
 
 export type { CommandOutput, OrderCommand } from './book-commands';
 export type { ShardReply } from './engine-replies';
@@ -26,6 +32,8 @@ export type EngineShardOptions = SnapshotPolicy;
  */
 export class EngineShard {
   private readonly partitions: ShardPartitions<EnginePartition>;
+  /** What closes the part of a liquidation the book did not fill (ADL plugs in here). */
+  liquidationRemainder: LiquidationRemainder = LEAVE_REMAINDER;
 
   constructor(
     private readonly bus: Bus,
@@ -100,6 +108,20 @@ export class EngineShard {
       state.markSeen(origin);
       out.events.push(commandResult(state, m, cmd, out.reply, out.events.length));
     }
+    state.lastOffset = BigInt(m.offset);
+    return out;
+  }
+
+  /**
+   * `liquidation.place` (see liquidation-order.ts), deduped like `apply`; its last event is
+   * `liquidation.done` (no `command.result`: nobody waits for a reply).
+   */
+  applyLiquidation(m: BusMessage, cmd: LiquidationCommand): CommandOutput | undefined {
+    const state = this.partitions.getOrCreate(m.partition);
+    if (BigInt(m.offset) <= state.lastOffset) return undefined;
+    if (cmd.origin && state.seen(cmd.origin)) return undefined;
+    const out = applyLiquidationOrder(state, this.markets, m, cmd, this.liquidationRemainder);
+    if (cmd.origin) state.markSeen(cmd.origin);
     state.lastOffset = BigInt(m.offset);
     return out;
   }

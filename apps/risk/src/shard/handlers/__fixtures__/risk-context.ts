@@ -34,12 +34,25 @@ export class RiskHarness {
   private next = 0;
 
   constructor(readonly markets: MarketRegistry = devnetMarkets()) {
-    this.book = new AccountBook({
-      markets: (s) => markets.find(s),
+    this.book = new AccountBook(this.bookOptions());
+    this.p = new RiskPartition(0, this.book);
+  }
+
+  /** A harness on this one's partition as its snapshot restores it, going on at the same offset. */
+  restored(): RiskHarness {
+    const snapshot = this.p.serialize();
+    const h = Object.create(RiskHarness.prototype) as RiskHarness;
+    const p = RiskPartition.deserialize(0, snapshot, this.bookOptions());
+    Object.assign(h, { markets: this.markets, p, book: p.book, next: this.next });
+    return h;
+  }
+
+  private bookOptions() {
+    return {
+      markets: (s: string) => this.markets.find(s),
       feeTiers: chain.feeTiers,
       asset: chain.settlementAsset,
-    });
-    this.p = new RiskPartition(0, this.book);
+    };
   }
 
   /** The next input's context; `reply` gives it the gateway's correlation and reply-to headers. */
