@@ -4,7 +4,15 @@ import { Bus, type BusMessage, type Subscription } from '@perp/bus';
 import { type AccountEvent, parseMessage, TOPICS } from '@perp/contracts';
 import { MarketRegistry, Money } from '@perp/domain';
 import { StreamHub } from './stream-hub';
-import { type AccountChange, accountUpdate, orderTradeUpdate } from './user-payloads';
+import {
+  accountConfigUpdate,
+  type AccountChange,
+  accountUpdate,
+  algoUpdate,
+  forceOrderPayload,
+  marginCall,
+  orderTradeUpdate,
+} from './user-payloads';
 
 /** The input an account event came from: its id without the output index (see outputId). */
 function inputOf(e: AccountEvent): string {
@@ -16,7 +24,8 @@ function inputOf(e: AccountEvent): string {
  * This replica's user data streams: the account events topic read with a consumer group of its
  * own, from the latest on, events grouped by the input that caused them (risk emits one input's
  * events together and in order, per user), turned into ORDER_TRADE_UPDATE and ACCOUNT_UPDATE for
- * the users connected here, in the order risk produced them.
+ * the users connected here, in the order risk produced them (also ALGO_UPDATE, ACCOUNT_CONFIG_UPDATE
+ * and MARGIN_CALL); completed liquidations go to the public `forceOrder` streams as well.
  */
 @Injectable()
 export class UserFeed implements OnApplicationBootstrap, OnModuleDestroy {
@@ -56,6 +65,7 @@ export class UserFeed implements OnApplicationBootstrap, OnModuleDestroy {
         continue;
       }
       if (!('user' in e)) continue; // the insurance fund's movements: no user stream
+      if (e.type === 'forceOrder' && e.forceOrder.autoCloseType === 'LIQUIDATION') this.liquidation(e);
       const input = inputOf(e);
       if (change && (change.input !== input || change.user !== e.user)) {
         this.emit(change);
@@ -74,18 +84,31 @@ export class UserFeed implements OnApplicationBootstrap, OnModuleDestroy {
     if (!this.hub.hasUser(change.user)) return;
     const now = Date.now();
     const fills = new Map<string, Extract<AccountEvent, { type: 'trade' }>['trade']>();
+    // The orders algo orders fired as, as the input left them (ALGO_UPDATE's fill figures).
+    const orders = new Map<string, Extract<AccountEvent, { type: 'order' }>['order']>();
+    for (const e of change.events) if (e.type === 'order') orders.set(e.order.orderId, e.order);
+    const publish = (data: unknown) => this.hub.publishUser(change.user, data);
     for (const e of change.events) {
       if (e.type === 'trade') fills.set(e.trade.orderId, e.trade);
       else if (e.type === 'order') {
         const fill = fills.get(e.order.orderId);
         fills.delete(e.order.orderId);
-        this.hub.publishUser(
-          change.user,
-          orderTradeUpdate(this.markets.find(e.order.symbol), e.order, fill, now),
-        );
-      }
+        publish(orderTradeUpdate(this.markets.find(e.order.symbol), e.order, fill, now));
+      } else if (e.type === 'algoOrder') publish(algoUpdate(e.algo, orders.get(e.algo.actualOrderId), now));
+      else if (e.type === 'leverage') publish(accountConfigUpdate(e, now));
+      else if (e.type === 'marginCall') publish(marginCall(e, now));
     }
     const update = accountUpdate(change, previous, now);
-    if (update) this.hub.publishUser(change.user, update);
+    if (update) publish(update);
+  }
+
+  /** A completed liquidation on the public liquidation streams (whoever's it was: anonymous there). */
+  private liquidation(e: Extract<AccountEvent, { type: 'forceOrder' }>): void {
+    const m = this.markets.find(e.forceOrder.symbol);
+    const key = `${m?.symbol ?? e.forceOrder.symbol}@forceOrder`;
+    if (!this.hub.has(key) && !this.hub.has('!forceOrder@arr')) return;
+    const payload = forceOrderPayload(m, e.forceOrder, Date.now());
+    this.hub.publish(key, payload);
+    this.hub.publish('!forceOrder@arr', payload);
   }
 }
