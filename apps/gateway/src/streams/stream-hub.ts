@@ -1,16 +1,24 @@
 import { Injectable } from '@nestjs/common';
+import { type MarketStream, parseStreamName } from '@perp/domain';
+import { nativeMarketData } from './native-payloads';
 import type { StreamConnection } from './stream-connection';
 
 /**
  * Who listens to what, in this replica's memory: canonical stream key → connections, and user
- * address → user-data connections. Feeds publish here; each event is serialized once and written
- * to every subscriber in its own framing.
+ * address → user-data connections (listen-key ones and authenticated native ones). Feeds publish
+ * here; each event is serialized once per surface (Binance, native) and written to every
+ * subscriber in its own framing.
  */
 @Injectable()
 export class StreamHub {
   private readonly streams = new Map<string, Set<StreamConnection>>();
   private readonly users = new Map<string, Set<StreamConnection>>();
+  private readonly nativeUsers = new Map<string, Set<StreamConnection>>();
+  /** Parsed stream keys (native frames are rendered by the stream's kind). */
+  private readonly parsed = new Map<string, MarketStream | undefined>();
   readonly connections = new Set<StreamConnection>();
+  /** Per symbol, the seq of the last book delta this replica read (book snapshots must reach it). */
+  readonly bookSeqs = new Map<string, number>();
   /** Told of every new subscription (a feed pushes its current state to newcomers). */
   onSubscribe: (key: string) => void = () => undefined;
 
@@ -47,6 +55,17 @@ export class StreamHub {
     set.add(c);
   }
 
+  /** A native connection authenticated as `user` (its private channels). */
+  attachNative(c: StreamConnection, user: string): void {
+    let set = this.nativeUsers.get(user);
+    if (!set) this.nativeUsers.set(user, (set = new Set()));
+    set.add(c);
+  }
+
+  hasNativeUser(user: string): boolean {
+    return this.nativeUsers.has(user);
+  }
+
   usersConnected(): IterableIterator<[string, Set<StreamConnection>]> {
     return this.users.entries();
   }
@@ -58,6 +77,12 @@ export class StreamHub {
   remove(c: StreamConnection): void {
     this.connections.delete(c);
     for (const key of [...c.subscriptions.keys()]) this.unsubscribe(c, key);
+    const nativeUser = c.native?.user;
+    if (nativeUser !== undefined) {
+      const set = this.nativeUsers.get(nativeUser);
+      set?.delete(c);
+      if (set?.size === 0) this.nativeUsers.delete(nativeUser);
+    }
     if (c.user === undefined) return;
     const set = this.users.get(c.user);
     set?.delete(c);
@@ -68,8 +93,36 @@ export class StreamHub {
   publish(key: string, data: unknown): void {
     const set = this.streams.get(key);
     if (!set) return;
-    const json = JSON.stringify(data);
-    for (const c of set) c.sendEvent(c.subscriptions.get(key) ?? key, json);
+    let json: string | undefined;
+    let nativeJson: string | undefined;
+    for (const c of set) {
+      const name = c.subscriptions.get(key) ?? key;
+      if (!c.native) {
+        c.sendEvent(name, (json ??= JSON.stringify(data)));
+        continue;
+      }
+      const held = c.native.pendingBooks.get(key);
+      if (held) held.push(data);
+      else c.sendChannel(name, (nativeJson ??= JSON.stringify(this.nativeData(key, data))));
+    }
+  }
+
+  /** The native channel data of a stream event. */
+  nativeData(key: string, data: unknown): unknown {
+    if (!this.parsed.has(key)) this.parsed.set(key, parseStreamName(key));
+    const s = this.parsed.get(key);
+    return s ? nativeMarketData(s, data as Record<string, unknown>) : data;
+  }
+
+  /** One private channel update to `user`'s native connections subscribed to `kind`. */
+  publishNative(user: string, kind: string, data: unknown): void {
+    const set = this.nativeUsers.get(user);
+    if (!set) return;
+    let json: string | undefined;
+    for (const c of set) {
+      const name = c.native?.channels.get(kind);
+      if (name !== undefined) c.sendChannel(name, (json ??= JSON.stringify(data)));
+    }
   }
 
   /** One user-data event to every connection of `user` (raw framing: Binance's user streams). */

@@ -3,6 +3,8 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy }
 import { Bus, type BusMessage, type Subscription } from '@perp/bus';
 import { type AccountEvent, parseMessage, TOPICS } from '@perp/contracts';
 import { MarketRegistry, Money } from '@perp/domain';
+import { nativeConditionalView, nativeRecordView } from '../native/trading/native-order-view';
+import { nativeBalanceUpdate, nativePositionUpdate } from './native-payloads';
 import { StreamHub } from './stream-hub';
 import {
   accountConfigUpdate,
@@ -25,7 +27,8 @@ function inputOf(e: AccountEvent): string {
  * own, from the latest on, events grouped by the input that caused them (risk emits one input's
  * events together and in order, per user), turned into ORDER_TRADE_UPDATE and ACCOUNT_UPDATE for
  * the users connected here, in the order risk produced them (also ALGO_UPDATE, ACCOUNT_CONFIG_UPDATE
- * and MARGIN_CALL); completed liquidations go to the public `forceOrder` streams as well.
+ * and MARGIN_CALL), and the native private channels (orders, positions, balances, algoOrders) of
+ * the users authenticated on /api/v1/ws; completed liquidations go to the public `forceOrder` streams.
  */
 @Injectable()
 export class UserFeed implements OnApplicationBootstrap, OnModuleDestroy {
@@ -81,6 +84,7 @@ export class UserFeed implements OnApplicationBootstrap, OnModuleDestroy {
     const previous = this.wallets.get(change.user);
     for (const e of change.events)
       if (e.type === 'balance') this.wallets.set(change.user, new Money(e.walletBalance));
+    if (this.hub.hasNativeUser(change.user)) this.emitNative(change);
     if (!this.hub.hasUser(change.user)) return;
     const now = Date.now();
     const fills = new Map<string, Extract<AccountEvent, { type: 'trade' }>['trade']>();
@@ -100,6 +104,18 @@ export class UserFeed implements OnApplicationBootstrap, OnModuleDestroy {
     }
     const update = accountUpdate(change, previous, now);
     if (update) publish(update);
+  }
+
+  /** The native private channels' updates of one input, in the order risk emitted its events. */
+  private emitNative(change: AccountChange): void {
+    const publish = (kind: string, data: unknown) => this.hub.publishNative(change.user, kind, data);
+    for (const e of change.events) {
+      if (e.type === 'order') publish('orders', nativeRecordView(e.order, this.markets.find(e.order.symbol)));
+      else if (e.type === 'algoOrder') publish('algoOrders', nativeConditionalView(e.algo));
+      else if (e.type === 'position')
+        publish('positions', nativePositionUpdate(e, this.markets.find(e.symbol)));
+      else if (e.type === 'balance') publish('balances', nativeBalanceUpdate(e));
+    }
   }
 
   /** A completed liquidation on the public liquidation streams (whoever's it was: anonymous there). */
