@@ -1,10 +1,11 @@
 import { Wallet } from 'ethers';
 import { Bus } from '@perp/bus';
 import { TOPICS } from '@perp/contracts';
-import { StreamServer } from '@perp/gateway';
+import { NATIVE_SERVER_FRAMES, StreamServer } from '@perp/gateway';
 import { http, json, login, signed } from '@perp/testing';
 import type { InProcessExchange } from '../testing/in-process-exchange';
 import { deposit, eventually, newTrader, type Trader } from '../trading/trading.harness';
+import { FrameConformance } from './frame-conformance.harness';
 import { type Frame, type StreamClient, StreamClients, UpgradeRefused } from './stream-client.harness';
 import { tradingExchange } from './streams.harness';
 
@@ -26,7 +27,8 @@ describe('native WebSocket channels (/api/v1/ws)', () => {
   let alice: NativeTrader;
   let bob: NativeTrader;
   const clients = new StreamClients(() => ex.url);
-  const open = (query = '') => clients.open(`/api/v1/ws${query}`);
+  const conformance = new FrameConformance(NATIVE_SERVER_FRAMES);
+  const open = async (query = '') => conformance.watch(await clients.open(`/api/v1/ws${query}`));
   const order = (t: Trader, params: Record<string, string>) =>
     signed(ex.url, '/fapi/v1/order', t.key, { method: 'POST', params: { symbol: BTC, ...params } });
   const nativeTrader = async (): Promise<NativeTrader> => {
@@ -401,5 +403,9 @@ describe('native WebSocket channels (/api/v1/ws)', () => {
       [...m.entries()].sort(([a], [b]) => dir * (Number(a) - Number(b)));
     expect(sorted(book.bids, -1)).toEqual(rest.bids);
     expect(sorted(book.asks, 1)).toEqual(rest.asks);
+  });
+
+  it('every frame the sockets received is a message of the AsyncAPI document (docs/asyncapi/websocket.json)', () => {
+    expect(conformance.nonconforming).toEqual([]);
   });
 });

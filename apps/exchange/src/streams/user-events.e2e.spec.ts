@@ -1,8 +1,10 @@
 import { Bus } from '@perp/bus';
 import { TOPICS } from '@perp/contracts';
+import { MARKET_EVENTS, USER_EVENTS } from '@perp/gateway';
 import { http, signed } from '@perp/testing';
 import type { InProcessExchange } from '../testing/in-process-exchange';
 import { adminRequest, type Trader } from '../trading/trading.harness';
+import { FrameConformance } from './frame-conformance.harness';
 import { type StreamClient, StreamClients } from './stream-client.harness';
 import { tradingExchange } from './streams.harness';
 
@@ -17,12 +19,13 @@ describe('user data events: ALGO_UPDATE, ACCOUNT_CONFIG_UPDATE, MARGIN_CALL; for
   let a: Trader;
   let b: Trader;
   const clients = new StreamClients(() => ex.url);
+  const conformance = new FrameConformance([...USER_EVENTS, ...MARKET_EVENTS]);
   const userStream = async (t: Trader): Promise<StreamClient> => {
     const key = await http(`${ex.url}/fapi/v1/listenKey`, {
       method: 'POST',
       headers: { 'x-mbx-apikey': t.key.api_key },
     });
-    return clients.open(`/ws/${key.body.listenKey as string}`);
+    return conformance.watch(await clients.open(`/ws/${key.body.listenKey as string}`));
   };
   const fapi = (t: Trader, path: string, method: 'POST' | 'DELETE', params: Record<string, string>) =>
     signed(ex.url, path, t.key, { method, params: { symbol: BTC, ...params } });
@@ -204,8 +207,8 @@ describe('user data events: ALGO_UPDATE, ACCOUNT_CONFIG_UPDATE, MARGIN_CALL; for
   });
 
   it('liquidations on <symbol>@forceOrder (any alias) and !forceOrder@arr; ADL closes are not liquidations', async () => {
-    const raw = await clients.open('/ws/BTC-USDT@forceOrder');
-    const all = await clients.open('/market/stream?streams=!forceOrder@arr');
+    const raw = conformance.watch(await clients.open('/ws/BTC-USDT@forceOrder'));
+    const all = conformance.watch(await clients.open('/market/stream?streams=!forceOrder@arr'));
     const forceOrder = (autoCloseType: 'LIQUIDATION' | 'ADL', orderId: string) =>
       publishAccountEvent({
         type: 'forceOrder',
@@ -251,5 +254,9 @@ describe('user data events: ALGO_UPDATE, ACCOUNT_CONFIG_UPDATE, MARGIN_CALL; for
     // Only the liquidation came: the ADL close before it was not published.
     expect(raw.received).toEqual([]);
     expect(all.received).toEqual([]);
+  });
+
+  it('every frame the sockets received is a message of the AsyncAPI document (docs/asyncapi/websocket.json)', () => {
+    expect(conformance.nonconforming).toEqual([]);
   });
 });

@@ -2,6 +2,11 @@ import type { AccountEvent } from '@perp/contracts';
 import { type Market, type MarketStream, Money } from '@perp/domain';
 import { amount, price, quantity } from '../fapi/account/format';
 import type { SortedDepth } from '../fapi/market/depth-view';
+import type { z } from 'zod';
+import type * as N from './asyncapi/native-messages';
+
+/** The `data` of a native channel frame. */
+type Data<T extends z.ZodType<{ data: unknown }>> = z.output<T>['data'];
 
 /**
  * The data of native channels: snake_case fields, decimal strings, times in ms. Public channels are
@@ -67,14 +72,14 @@ export function nativeMarketData(s: MarketStream, p: Payload): unknown {
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
 /** `orderbook:<symbol>`'s first frame: the whole projected book and the sequence it is at. */
-export function nativeBookSnapshot(m: Market, book: SortedDepth) {
+export function nativeBookSnapshot(m: Market, book: SortedDepth): Data<typeof N.NativeBookSnapshot> {
   return { symbol: m.symbol, seq: Math.max(book.seq, 0), bids: book.bids, asks: book.asks, time: book.time };
 }
 
 type Of<T extends AccountEvent['type']> = Extract<AccountEvent, { type: T }>;
 
 /** `balances`: the wallet after a change and the margin its orders hold. */
-export function nativeBalanceUpdate(e: Of<'balance'>) {
+export function nativeBalanceUpdate(e: Of<'balance'>): Data<typeof N.NativeBalanceUpdate> {
   return {
     asset: e.asset,
     wallet_balance: amount(new Money(e.walletBalance)),
@@ -84,7 +89,10 @@ export function nativeBalanceUpdate(e: Of<'balance'>) {
 }
 
 /** `positions`: a position after a fill (size 0: closed); marks and PnL are GET /api/v1/account's. */
-export function nativePositionUpdate(e: Of<'position'>, m: Market | undefined) {
+export function nativePositionUpdate(
+  e: Of<'position'>,
+  m: Market | undefined,
+): Data<typeof N.NativePositionUpdate> {
   const size = new Money(e.size);
   return {
     symbol: e.symbol,

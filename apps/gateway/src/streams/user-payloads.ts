@@ -1,11 +1,13 @@
 import type { AccountEvent } from '@perp/contracts';
 import { type Market, Money } from '@perp/domain';
 import { amount, price, quantity } from '../fapi/account/format';
+import type * as W from './asyncapi/binance-messages';
+import type { Msg } from './asyncapi/binance-messages';
 
 /** Binance USDⓈ-M user data stream events, from the account events of one risk input. */
 
 type Of<T extends AccountEvent['type']> = Extract<AccountEvent, { type: T }>;
-export type AccountUpdateReason = 'ORDER' | 'FUNDING_FEE' | 'DEPOSIT' | 'ADL' | 'INSURANCE_CLEAR';
+export type AccountUpdateReason = (typeof W.ACCOUNT_UPDATE_REASONS)[number];
 
 /**
  * What one input (a command or an engine event, as the events' ids name it) did to one account:
@@ -25,7 +27,7 @@ export function orderTradeUpdate(
   o: Of<'order'>['order'],
   fill: Of<'trade'>['trade'] | undefined,
   now: number,
-) {
+): Msg<typeof W.OrderTradeUpdate> {
   const executionType = fill
     ? 'TRADE'
     : o.status === 'CANCELED' || o.status === 'REJECTED'
@@ -98,7 +100,11 @@ export function updateReason(events: readonly AccountEvent[]): AccountUpdateReas
  * order placed or canceled only freezes or releases margin: Binance sends nothing then).
  * `previousWallet`: the wallet before, when this replica knows it (for `bc`, deposits only).
  */
-export function accountUpdate(change: AccountChange, previousWallet: Money | undefined, now: number) {
+export function accountUpdate(
+  change: AccountChange,
+  previousWallet: Money | undefined,
+  now: number,
+): Msg<typeof W.AccountUpdate> | undefined {
   const reason = updateReason(change.events);
   if (!reason) return undefined;
   const balances = change.events.filter((e): e is Of<'balance'> => e.type === 'balance');
@@ -127,18 +133,18 @@ export function accountUpdate(change: AccountChange, previousWallet: Money | und
     up: '0',
     mt: 'cross',
     iw: '0',
-    ps: 'BOTH',
+    ps: 'BOTH' as const,
   }));
   return { e: 'ACCOUNT_UPDATE', E: now, T: change.time, a: { m: reason, B, P } };
 }
 
 /** ACCOUNT_CONFIG_UPDATE: the leverage of a symbol changed. */
-export function accountConfigUpdate(e: Of<'leverage'>, now: number) {
+export function accountConfigUpdate(e: Of<'leverage'>, now: number): Msg<typeof W.AccountConfigUpdate> {
   return { e: 'ACCOUNT_CONFIG_UPDATE', E: now, T: e.time, ac: { s: e.symbol, l: e.leverage } };
 }
 
 /** MARGIN_CALL: the account reached the margin-call level; its positions at risk at that mark. */
-export function marginCall(e: Of<'marginCall'>, now: number) {
+export function marginCall(e: Of<'marginCall'>, now: number): Msg<typeof W.MarginCall> {
   return {
     e: 'MARGIN_CALL',
     E: now,
@@ -160,7 +166,11 @@ export function marginCall(e: Of<'marginCall'>, now: number) {
  * ALGO_UPDATE: an algo (conditional) order's record after a change. `fired` is the order it fired
  * as, when the same input carried it (its fills and type in the engine: `ap`, `aq`, `act`).
  */
-export function algoUpdate(a: Of<'algoOrder'>['algo'], fired: Of<'order'>['order'] | undefined, now: number) {
+export function algoUpdate(
+  a: Of<'algoOrder'>['algo'],
+  fired: Of<'order'>['order'] | undefined,
+  now: number,
+): Msg<typeof W.AlgoUpdate> {
   return {
     e: 'ALGO_UPDATE',
     T: a.updateTime,
@@ -199,7 +209,11 @@ export function algoUpdate(a: Of<'algoOrder'>['algo'], fired: Of<'order'>['order
  * `<symbol>@forceOrder` and `!forceOrder@arr`: a liquidation order once complete (IOC at the
  * bankruptcy price: FILLED, or EXPIRED with the part the book and ADL could not close).
  */
-export function forceOrderPayload(m: Market | undefined, f: Of<'forceOrder'>['forceOrder'], now: number) {
+export function forceOrderPayload(
+  m: Market | undefined,
+  f: Of<'forceOrder'>['forceOrder'],
+  now: number,
+): Msg<typeof W.ForceOrderEvent> {
   const executed = new Money(f.executedQty);
   const px = (v: string) => (m ? new Money(v).toFixed(m.pricePrecision) : v);
   return {
