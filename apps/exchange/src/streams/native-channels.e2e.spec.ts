@@ -1,12 +1,12 @@
 import { Wallet } from 'ethers';
 import { Bus } from '@perp/bus';
 import { TOPICS } from '@perp/contracts';
-import { NATIVE_SERVER_FRAMES, StreamServer } from '@perp/gateway';
+import { CLOSE, DEFAULT_STREAM_LIMITS, NATIVE_SERVER_FRAMES, StreamHub, StreamServer } from '@perp/gateway';
 import { http, json, login, signed } from '@perp/testing';
 import type { InProcessExchange } from '../testing/in-process-exchange';
 import { deposit, eventually, newTrader, type Trader } from '../trading/trading.harness';
 import { FrameConformance } from './frame-conformance.harness';
-import { type Frame, type StreamClient, StreamClients, UpgradeRefused } from './stream-client.harness';
+import { type Frame, StreamClient, StreamClients, UpgradeRefused } from './stream-client.harness';
 import { tradingExchange } from './streams.harness';
 
 jest.setTimeout(60_000);
@@ -403,6 +403,53 @@ describe('native WebSocket channels (/api/v1/ws)', () => {
       [...m.entries()].sort(([a], [b]) => dir * (Number(a) - Number(b)));
     expect(sorted(book.bids, -1)).toEqual(rest.bids);
     expect(sorted(book.asks, 1)).toEqual(rest.asks);
+  });
+
+  it("the Binance paths' connection policy: per-IP count shared, request rate, slow clients closed", async () => {
+    const server = ex.app.get(StreamServer);
+    try {
+      // Every socket of this spec comes from 127.0.0.1: room for exactly one more.
+      server.limits.maxConnectionsPerIp = ex.app.get(StreamHub).connections.size + 1;
+      const binance = await clients.open('/ws');
+      await expect(StreamClient.open(ex.url, '/api/v1/ws')).rejects.toMatchObject({ status: 429 });
+      await binance.close();
+      Object.assign(server.limits, DEFAULT_STREAM_LIMITS);
+
+      server.limits.requestsPerSecond = 3;
+      const chatty = await open();
+      for (let i = 0; i < 10; i++) chatty.send({ op: 'ping', id: i });
+      expect(await chatty.whenClosed()).toEqual({ code: CLOSE.policy, reason: 'too many requests' });
+      Object.assign(server.limits, DEFAULT_STREAM_LIMITS);
+
+      server.limits.maxBufferedBytes = 1;
+      const slow = await open();
+      server.limits.maxBufferedBytes = DEFAULT_STREAM_LIMITS.maxBufferedBytes;
+      slow.send({ op: 'subscribe', channels: ['ticker:BTCUSDT'] });
+      expect(await slow.whenClosed()).toEqual({
+        code: CLOSE.slowClient,
+        reason: 'slow client: send buffer full',
+      });
+    } finally {
+      Object.assign(server.limits, DEFAULT_STREAM_LIMITS);
+    }
+  });
+
+  it('a login that expires: an INVALID_TOKEN error frame, then close 4001; public-only sockets stay', async () => {
+    const authed = await open(`?token=${alice.token}`);
+    const anonymous = await open();
+    const { exp } = JSON.parse(Buffer.from(alice.token.split('.')[1]!, 'base64url').toString()) as {
+      exp: number;
+    };
+    await ex.app.get(StreamServer).checkListenKeys(exp * 1000 - 1);
+    expect(await ask(authed, { op: 'ping', id: 1 })).toMatchObject({ type: 'pong' });
+    await ex.app.get(StreamServer).checkListenKeys(exp * 1000);
+    expect(await authed.next((m) => m.type === 'error')).toEqual({
+      type: 'error',
+      code: 'INVALID_TOKEN',
+      error: 'Token expired.',
+    });
+    expect(await authed.whenClosed()).toEqual({ code: 4001, reason: 'token expired' });
+    expect(await ask(anonymous, { op: 'ping', id: 2 })).toMatchObject({ type: 'pong' });
   });
 
   it('every frame the sockets received is a message of the AsyncAPI document (docs/asyncapi/websocket.json)', () => {
