@@ -18,6 +18,7 @@ interface NativeTrader extends Trader {
   token: string;
 }
 
+// Over 400 lines: one embedded exchange serves every native channel case (each start costs seconds).
 // The native channels at /api/v1/ws: public ones from the same feeds as the Binance streams,
 // private ones with the JWT, and the one-error-frame answer to a bad request.
 describe('native WebSocket channels (/api/v1/ws)', () => {
