@@ -253,6 +253,14 @@ describe('native WebSocket channels (/api/v1/ws)', () => {
         error: 'Missing bearer token.',
         id: 3,
       });
+      // A socket logged in as bob cannot become alice's.
+      const bobs = await open(`?token=${bob.token}`);
+      expect(await ask(bobs, { op: 'auth', token: alice.token, id: 4 })).toEqual({
+        type: 'error',
+        code: 'INVALID_REQUEST',
+        error: 'Already authenticated as another user: reconnect.',
+        id: 4,
+      });
     });
 
     it('orders, positions, balances for the authenticated user only (auth by op, and by ?token= at connect)', async () => {

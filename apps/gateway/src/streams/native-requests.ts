@@ -12,12 +12,7 @@ export type NativeId = number | string;
 
 /** Codes of native error frames (the spec's native codes where one applies). */
 export type NativeWsCode =
-  | 'INVALID_REQUEST'
-  | 'INVALID_CHANNEL'
-  | 'INVALID_SYMBOL'
-  | 'INVALID_TOKEN'
-  | 'LIMIT_REACHED'
-  | 'SERVICE_UNAVAILABLE';
+  'INVALID_REQUEST' | 'INVALID_CHANNEL' | 'INVALID_SYMBOL' | 'INVALID_TOKEN' | 'LIMIT_REACHED';
 
 export interface NativeErrorFrame {
   type: 'error';

@@ -62,21 +62,15 @@ export const NativePong = meta(
 export const NativeErrorFrame = meta(
   z.object({
     type: z.literal('error'),
-    code: z.enum([
-      'INVALID_REQUEST',
-      'INVALID_CHANNEL',
-      'INVALID_SYMBOL',
-      'INVALID_TOKEN',
-      'LIMIT_REACHED',
-      'SERVICE_UNAVAILABLE',
-    ]),
+    code: z.enum(['INVALID_REQUEST', 'INVALID_CHANNEL', 'INVALID_SYMBOL', 'INVALID_TOKEN', 'LIMIT_REACHED']),
     error: z.string(),
     id,
   }),
   'NativeError',
   "A refused request, in the native API's `{error, code}` envelope: the only answer to it (a subscribe " +
     'naming any bad channel subscribes nothing). INVALID_REQUEST: not JSON, unknown op, bad id or ' +
-    'channels; INVALID_CHANNEL: no such channel; INVALID_SYMBOL: no such market; INVALID_TOKEN: missing, ' +
+    "channels, `auth` as another user than the socket's; INVALID_CHANNEL: no such channel; " +
+    'INVALID_SYMBOL: no such market; INVALID_TOKEN: missing, ' +
     'bad or expired JWT, or a private channel before auth; LIMIT_REACHED: more than 100 channels in a ' +
     'request or the connection limit (1,024).',
 );
