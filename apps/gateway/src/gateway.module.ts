@@ -1,8 +1,10 @@
 import { Module } from '@nestjs/common';
 import { ApiAccessModule } from './access';
 import { AdminAccountsController } from './admin/admin-accounts.controller';
+import { AdminLiquidationController } from './admin/admin-liquidation.controller';
 import { AdminMarketsController } from './admin/admin-markets.controller';
 import { AdminTokenGuard } from './admin/admin-token.guard';
+import { SolvencyReader } from './admin/solvency-reader';
 import { FapiAccountModule } from './fapi/account/fapi-account.module';
 import { FapiGeneralController } from './fapi/fapi-general.controller';
 import { FapiMarketModule } from './fapi/market/fapi-market.module';
@@ -10,6 +12,7 @@ import { FapiMarketStatsModule } from './fapi/market-stats/market-stats.module';
 import { FapiAlgoOrdersController } from './fapi/orders/fapi-algo-orders.controller';
 import { AlgoOrderReader } from './fapi/orders/algo-order-reader';
 import { FapiOrdersController } from './fapi/orders/fapi-orders.controller';
+import { NativeAdlController, NativeAdlHistoryController } from './native/adl.controller';
 import { NativeFundingRatesController } from './native/funding-rates.controller';
 import { NativeMarketsController } from './native/markets.controller';
 import { OpenApiModule } from './openapi/openapi.module';
@@ -35,11 +38,14 @@ import { StreamsModule } from './streams/streams.module';
     FapiGeneralController,
     NativeMarketsController,
     NativeFundingRatesController,
+    NativeAdlController,
+    NativeAdlHistoryController,
     AdminMarketsController,
     AdminAccountsController,
+    AdminLiquidationController,
     FapiOrdersController,
     FapiAlgoOrdersController,
   ],
-  providers: [AdminTokenGuard, AlgoOrderReader],
+  providers: [AdminTokenGuard, AlgoOrderReader, SolvencyReader],
 })
 export class GatewayModule {}

@@ -16,3 +16,5 @@ export * from './fapi/params';
 export * from './fapi/new-order';
 export * from './fapi/algo-order';
 export * from './fapi/param-schemas';
+export * from './projections/adl-projection';
+export * from './projections/risk-totals';

@@ -16,7 +16,9 @@ import {
   AlgoOrderRepository,
   ApiKeyRepository,
   ShardSnapshotRepository,
+  ForceOrderRepository,
   IncomeRepository,
+  InsuranceMovementRepository,
   MarketDataRepository,
   OrderRepository,
   ProcessedOffsetRepository,
@@ -39,6 +41,8 @@ export const REPOSITORIES = [
   AlgoOrderRepository,
   TradeRepository,
   IncomeRepository,
+  ForceOrderRepository,
+  InsuranceMovementRepository,
   MarketDataRepository,
 ] as const;
 

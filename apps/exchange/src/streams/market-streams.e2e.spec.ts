@@ -339,6 +339,45 @@ describe('market streams (Binance framing)', () => {
     ).toEqual([row]);
   });
 
+  // Last: its clock tick moves the log's time a day ahead for the rest of this exchange.
+  it("a kline is sent once more with x: true when the log's time (a keeper clock tick) passes its interval", async () => {
+    const c = await open('/ws/btcusdt@kline_1d');
+    const current = (await c.next((m) => m.e === 'kline')).k as Frame;
+    expect(current.x).toBe(false);
+    // The wall clock is still inside the day: only the log's time can end it.
+    await ex.app.get(Bus).publish(TOPICS.clock.name, 'clock', {
+      id: 'kline-close-test',
+      v: 1,
+      time: current.T + 1,
+      type: 'clock.tick',
+    });
+    const closed = await c.next((m) => m.e === 'kline' && m.k.x === true);
+    expect(Date.now()).toBeLessThan(current.T);
+    const [row] = (
+      await http(`${ex.url}/fapi/v1/klines?symbol=BTCUSDT&interval=1d&startTime=${current.t}&limit=1`)
+    ).body;
+    expect(closed.k).toEqual({
+      ...current,
+      t: row[0],
+      T: row[6],
+      o: row[1],
+      h: row[2],
+      l: row[3],
+      c: row[4],
+      v: row[5],
+      n: row[8],
+      x: true,
+      q: row[7],
+      V: row[9],
+      Q: row[10],
+    });
+    expect(closed.k.n).toBeGreaterThan(0);
+    // Then the next day's candle opens (no trade yet: at the last close).
+    const next = await c.next((m) => m.e === 'kline' && m.k.t === current.T + 1);
+    expect(next.k).toMatchObject({ x: false, n: 0, o: closed.k.c, c: closed.k.c, v: '0.000' });
+    expect(c.received.filter((m: any) => m.k?.t === current.t)).toEqual([]);
+  });
+
   it('every frame the sockets received is a message of the AsyncAPI document (docs/asyncapi/websocket.json)', () => {
     expect(conformance.nonconforming).toEqual([]);
   });

@@ -1,6 +1,6 @@
 import { CLOSE, DEFAULT_STREAM_LIMITS, StreamServer } from '@perp/gateway';
 import { signed } from '@perp/testing';
-import type { InProcessExchange } from '../testing/in-process-exchange';
+import { type InProcessExchange, startInProcessExchange } from '../testing/in-process-exchange';
 import type { Trader } from '../trading/trading.harness';
 import { StreamClient, UpgradeRefused } from './stream-client.harness';
 import { tradingExchange } from './streams.harness';
@@ -115,6 +115,23 @@ describe('stream server limits', () => {
     expect(await mute.whenClosed()).toEqual({ code: CLOSE.policy, reason: 'no pong' });
     expect(await live.request({ method: 'LIST_SUBSCRIPTIONS', id: 1 })).toEqual({ result: [], id: 1 });
     expect(live.closed).toBeUndefined();
+  });
+
+  it('a connection is closed with 4001 once its configured lifetime is over (WS_CONNECTION_LIFETIME_MS)', async () => {
+    const short = await startInProcessExchange({ WS_CONNECTION_LIFETIME_MS: '1000' });
+    try {
+      expect(short.app.get(StreamServer).limits.lifetimeMs).toBe(1000);
+      const c = await StreamClient.open(short.url, '/ws/btcusdt@trade');
+      expect(await c.request({ method: 'LIST_SUBSCRIPTIONS', id: 1 })).toEqual({
+        result: ['btcusdt@trade'],
+        id: 1,
+      });
+      expect(await c.whenClosed()).toEqual({ code: CLOSE.expired, reason: 'connection lifetime reached' });
+    } finally {
+      await short.close();
+    }
+    // The default is Binance's 24 hours.
+    expect(server.limits.lifetimeMs).toBe(24 * 3600_000);
   });
 
   it('shutdown closes every socket with 1001', async () => {

@@ -156,6 +156,35 @@ describe('user data streams', () => {
     expect(await c.whenClosed()).toEqual({ code: 4001, reason: 'listen key expired' });
   });
 
+  it('a client reconnecting with its key gets the events it missed, in order, then live ones, none twice', async () => {
+    // One client per key here: the key's place is the last event any of its connections was sent.
+    await clients.closeAll();
+    const ka = (await listenKey(a)).body.listenKey as string;
+    const first = await open(`/ws/${ka}`);
+    const rest = (price: string) =>
+      order(a, { side: 'SELL', type: 'LIMIT', timeInForce: 'GTC', quantity: '0.01', price });
+    const seen = (await rest('51000')).body.orderId as string;
+    expect(await first.next((m) => m.e === 'ORDER_TRADE_UPDATE')).toMatchObject({ o: { i: seen, x: 'NEW' } });
+    await first.close();
+    // Missed: a second order resting, then filled by b.
+    const missed = (await rest('50500')).body.orderId as string;
+    expect((await order(b, { side: 'BUY', type: 'MARKET', quantity: '0.01' })).status).toBe(200);
+    await eventually(
+      async () =>
+        (await signed(ex.url, '/fapi/v1/order', a.key, { params: { symbol: BTC, orderId: missed } })).body,
+      (o) => o.status === 'FILLED',
+    );
+    const again = await open(`/ws/${ka}`);
+    const live = (await rest('52000')).body.orderId as string;
+    await again.next((m) => m.e === 'ORDER_TRADE_UPDATE' && m.o.i === live);
+    const shown = (again.received as Record<string, any>[]).map((m) =>
+      m.e === 'ORDER_TRADE_UPDATE' ? `${m.o.i === missed ? 'missed' : m.o.i}:${m.o.x}` : `${m.e}:${m.a.m}`,
+    );
+    // `next` took the live order's event off the list.
+    expect(shown).toEqual(['missed:NEW', 'missed:TRADE', 'ACCOUNT_UPDATE:ORDER']);
+    expect(again.received).toHaveLength(3);
+  });
+
   describe('ccxt pro binanceusdm by URL', () => {
     let pa: Awaited<ReturnType<typeof binanceUsdmPro>>;
     let pb: Awaited<ReturnType<typeof binanceUsdmPro>>;

@@ -8,9 +8,15 @@ import {
 } from '@nestjs/common';
 import { Bus, type BusMessage, type Subscription } from '@perp/bus';
 import { HOT_STORE, type HotStore } from '@perp/cache';
-import { type EngineEvent, type MarkPriceEvent, parseMessage, readTicker, TOPICS } from '@perp/contracts';
 import {
-  bucketOpen,
+  type ClockTick,
+  type EngineEvent,
+  type MarkPriceEvent,
+  parseMessage,
+  readTicker,
+  TOPICS,
+} from '@perp/contracts';
+import {
   DeltaWindow,
   type DepthSpeed,
   type Market,
@@ -19,13 +25,14 @@ import {
   parseStreamName,
   streamKey,
 } from '@perp/domain';
+import { ProcessedOffsetRepository } from '@perp/persistence';
 import { DepthCache } from '../fapi/market/depth-cache';
 import { KlineReader } from '../fapi/market/kline-reader';
+import { KlineStreams } from './kline-streams';
 import {
   aggTradePayloads,
   bookTickerPayload,
   diffDepthPayload,
-  klinePayload,
   markPricePayload,
   miniTickerPayload,
   partialDepthPayload,
@@ -59,8 +66,7 @@ export class MarketFeed implements OnApplicationBootstrap, OnModuleDestroy {
   /** Projection-backed streams: the version last pushed per key (undefined: push at the next tick). */
   private readonly pushed = new Map<string, string>();
   private readonly partialPu = new Map<string, number>();
-  /** The kline last pushed per key (its `k`), to tell a stale candle read from a new one. */
-  private readonly klineShown = new Map<string, string>();
+  private readonly klineStreams: KlineStreams;
   readonly groupId = `gateway.streams.${randomUUID()}`;
 
   constructor(
@@ -68,10 +74,15 @@ export class MarketFeed implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly hub: StreamHub,
     private readonly markets: MarketRegistry,
     private readonly depth: DepthCache,
-    private readonly klines: KlineReader,
+    klines: KlineReader,
     @Inject(HOT_STORE) private readonly hot: HotStore,
+    marks: ProcessedOffsetRepository,
   ) {
-    hub.onSubscribe = (key) => this.pushed.delete(key);
+    this.klineStreams = new KlineStreams(hub, markets, klines, hot, bus, marks);
+    hub.onSubscribe = (key) => {
+      this.pushed.delete(key);
+      this.klineStreams.forget(key);
+    };
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -87,6 +98,14 @@ export class MarketFeed implements OnApplicationBootstrap, OnModuleDestroy {
         topics: [TOPICS.prices.name],
         start: 'latest',
         batchHandler: (ms) => this.onPrices(ms),
+      }),
+      await this.bus.subscribe({
+        groupId: `${this.groupId}.clock`,
+        topics: [TOPICS.clock.name],
+        start: 'latest',
+        batchHandler: (ms) => {
+          for (const t of this.events<ClockTick>(ms, 'clock')) this.klineStreams.sawClock(t.time);
+        },
       }),
     );
     const every = (ms: number, f: () => unknown) =>
@@ -105,7 +124,7 @@ export class MarketFeed implements OnApplicationBootstrap, OnModuleDestroy {
     await Promise.all(this.subscriptions.map((s) => s.close()));
   }
 
-  private events<T>(ms: readonly BusMessage[], topic: 'engineEvents' | 'prices'): T[] {
+  private events<T>(ms: readonly BusMessage[], topic: 'engineEvents' | 'prices' | 'clock'): T[] {
     const out: T[] = [];
     for (const m of ms) {
       try {
@@ -118,11 +137,18 @@ export class MarketFeed implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private onEngineEvents(ms: readonly BusMessage[]): void {
+    this.hub.corkWhile(() => this.fanOutEngineEvents(ms));
+  }
+
+  private fanOutEngineEvents(ms: readonly BusMessage[]): void {
     const now = Date.now();
     const trades = new Map<string, TradeEvent[]>();
-    for (const e of this.events<EngineEvent>(ms, 'engineEvents')) {
+    for (const msg of ms) {
+      const [e] = this.events<EngineEvent>([msg], 'engineEvents');
+      if (!e) continue;
       const m = this.markets.find(e.symbol);
       if (!m) continue;
+      this.klineStreams.sawEngine(m.symbol, e.time, msg.partition, msg.offset);
       if (e.type === 'trade') {
         this.hub.publish(`${m.symbol}@trade`, tradePayload(m, e, now));
         const list = trades.get(m.symbol);
@@ -160,7 +186,11 @@ export class MarketFeed implements OnApplicationBootstrap, OnModuleDestroy {
 
   private onPrices(ms: readonly BusMessage[]): void {
     for (const e of this.events<{ type: string }>(ms, 'prices'))
-      if (e.type === 'price.mark') this.marks.set((e as MarkPriceEvent).symbol, e as MarkPriceEvent);
+      if (e.type === 'price.mark') {
+        const mark = e as MarkPriceEvent;
+        this.marks.set(mark.symbol, mark);
+        this.klineStreams.sawSymbol(mark.symbol, mark.time);
+      }
   }
 
   /** Streams of `kind` with subscribers, parsed. */
@@ -242,24 +272,9 @@ export class MarketFeed implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private async flushKlines(): Promise<void> {
-    const now = Date.now();
-    for (const [key, s] of this.subscribed((s) => s.kind === 'kline')) {
-      if (s.kind !== 'kline') continue;
-      const m = this.markets.find(s.symbol);
-      if (!m) continue;
-      const state = await readTicker(this.hot, s.symbol);
-      const version = `${state?.lastTradeId ?? 0}|${bucketOpen(s.interval, now)}`;
-      if (this.pushed.get(key) === version) continue;
-      const [candle] = (await this.klines.candles(m.symbol, 'last', s.interval, { limit: 1 }, now)).slice(-1);
-      if (!candle) continue;
-      // The ticker (hot store) is written before the candles (Postgres): until the candle shows the
-      // change, keep the version pending and read again at the next tick.
-      const payload = klinePayload(m, s.interval, candle, now, s.continuous);
-      const shown = JSON.stringify(payload.k);
-      if (this.klineShown.get(key) === shown && this.pushed.has(key)) continue;
-      this.pushed.set(key, version);
-      this.klineShown.set(key, shown);
-      this.hub.publish(key, payload);
-    }
+    const klines = this.subscribed((s) => s.kind === 'kline');
+    await this.klineStreams.flush(
+      klines.map(([key, s]) => [key, s as Extract<MarketStream, { kind: 'kline' }>]),
+    );
   }
 }

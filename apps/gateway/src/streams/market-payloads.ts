@@ -150,9 +150,11 @@ export function klinePayload(
   c: Candle,
   now: number,
   continuous: boolean,
+  /** The interval is over (kline-streams.ts decides it by the log's time). */
+  closed: boolean,
 ): Msg<typeof W.KlineEvent> | Msg<typeof W.ContinuousKlineEvent> {
   const [t, o, h, l, close, v, T, q, n, V, Q] = tradeKlineRow(m, c);
-  const k = { t, T, i: interval, f: -1, L: -1, o, c: close, h, l, v, n, x: T < now, q, V, Q, B: '0' };
+  const k = { t, T, i: interval, f: -1, L: -1, o, c: close, h, l, v, n, x: closed, q, V, Q, B: '0' };
   return continuous
     ? { e: 'continuous_kline', E: now, ps: m.symbol, ct: 'PERPETUAL', k }
     : { e: 'kline', E: now, s: m.symbol, k: { ...k, s: m.symbol } };

@@ -1,3 +1,5 @@
+import { placeAfter, type UserStreamPlace } from '@perp/domain';
+import type { Socket } from 'node:net';
 import type { WebSocket } from 'ws';
 
 /** Close codes the server uses (RFC 6455 and the 4000 private range). */
@@ -35,6 +37,10 @@ export class StreamConnection {
   /** User data: the listen key and its owner, once one is attached. */
   listenKey: string | undefined;
   user: string | undefined;
+  /** The place of the last user data event sent: anything at or before it is not sent again. */
+  userPlace: UserStreamPlace | undefined;
+  /** Live user events held while the events this key missed are replayed (undefined: none). */
+  held: { place: UserStreamPlace; json: string }[] | undefined;
   /** Set on native connections only. */
   native: NativeState | undefined;
   alive = true;
@@ -54,20 +60,44 @@ export class StreamConnection {
     return !this.closed && this.socket.readyState === this.socket.OPEN;
   }
 
-  /** Sends a text frame; false (and the connection closed) when the client cannot keep up. */
-  send(text: string): boolean {
+  /**
+   * Sends a text frame; false (and the connection closed) when the client cannot keep up.
+   * `written` runs once the frame is in the kernel's socket buffer (it reaches the client even if
+   * this process dies next).
+   */
+  send(text: string | Buffer, written?: () => void): boolean {
     if (!this.open) return false;
     if (this.socket.bufferedAmount + text.length > this.maxBufferedBytes) {
       this.close(CLOSE.slowClient, 'slow client: send buffer full');
       return false;
     }
-    this.socket.send(text);
+    // A Buffer goes out as a text frame too: the fan-out encodes each frame once for everyone.
+    this.socket.send(text, { binary: false }, written && ((err) => !err && written()));
     return true;
   }
 
+  /**
+   * A user data event at `place`: held during a replay, dropped when the client already has it,
+   * else sent; `written` as in `send`.
+   */
+  sendUser(place: UserStreamPlace, json: string, written: () => void, replayed = false): void {
+    if (this.held && !replayed) {
+      this.held.push({ place, json });
+      return;
+    }
+    if (this.userPlace && !placeAfter(place, this.userPlace)) return;
+    this.userPlace = place;
+    this.sendEvent(this.listenKey ?? '', json, written);
+  }
+
+  /** The text of an event in a framing: raw, or wrapped as `{stream, data}` under `name`. */
+  static frame(combined: boolean, name: string, dataJson: string): string {
+    return combined ? `{"stream":${JSON.stringify(name)},"data":${dataJson}}` : dataJson;
+  }
+
   /** An event of a stream, in the connection's framing, under the name the client used. */
-  sendEvent(name: string, dataJson: string): boolean {
-    return this.send(this.combined ? `{"stream":${JSON.stringify(name)},"data":${dataJson}}` : dataJson);
+  sendEvent(name: string, dataJson: string, written?: () => void): boolean {
+    return this.send(StreamConnection.frame(this.combined, name, dataJson), written);
   }
 
   /** A native channel's frame (`type` update or snapshot) under the name the client used. */
@@ -82,6 +112,19 @@ export class StreamConnection {
       this.messages = 0;
     }
     return ++this.messages <= perSecond;
+  }
+
+  /** Holds writes until `uncork` (ws keeps its TCP socket private; every version has `_socket`). */
+  cork(): void {
+    this.tcp()?.cork();
+  }
+
+  uncork(): void {
+    this.tcp()?.uncork();
+  }
+
+  private tcp(): Socket | undefined {
+    return (this.socket as unknown as { _socket?: Socket })._socket;
   }
 
   close(code: number, reason: string): void {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { type MarketStream, parseStreamName } from '@perp/domain';
+import { type MarketStream, parseStreamName, type UserStreamPlace } from '@perp/domain';
 import { nativeMarketData } from './native-payloads';
-import type { StreamConnection } from './stream-connection';
+import { StreamConnection } from './stream-connection';
 
 /**
  * Who listens to what, in this replica's memory: canonical stream key → connections, and user
@@ -21,6 +21,10 @@ export class StreamHub {
   readonly bookSeqs = new Map<string, number>();
   /** Told of every new subscription (a feed pushes its current state to newcomers). */
   onSubscribe: (key: string) => void = () => undefined;
+  /** Told of every connection a listen key was attached to (the user feed resumes its key). */
+  onAttachUser: (c: StreamConnection) => void = () => undefined;
+  /** Told once a user event is in a connection's socket buffer (the user feed records the place). */
+  onUserWritten: (c: StreamConnection, place: UserStreamPlace) => void = () => undefined;
 
   has(key: string): boolean {
     return this.streams.has(key);
@@ -53,6 +57,7 @@ export class StreamHub {
     let set = this.users.get(user);
     if (!set) this.users.set(user, (set = new Set()));
     set.add(c);
+    this.onAttachUser(c);
   }
 
   /** A native connection authenticated as `user` (its private channels). */
@@ -89,16 +94,46 @@ export class StreamHub {
     if (set?.size === 0) this.users.delete(c.user);
   }
 
+  private corked: Set<StreamConnection> | undefined;
+
+  /**
+   * Runs `f` with each socket it writes to corked: a connection's frames of one log batch leave in
+   * one write instead of one system call each.
+   */
+  corkWhile<T>(f: () => T): T {
+    if (this.corked) return f();
+    const corked = (this.corked = new Set());
+    try {
+      return f();
+    } finally {
+      this.corked = undefined;
+      for (const c of corked) c.uncork();
+    }
+  }
+
   /** One event to every subscriber of `key`. */
   publish(key: string, data: unknown): void {
     const set = this.streams.get(key);
     if (!set) return;
     let json: string | undefined;
     let nativeJson: string | undefined;
+    // Most subscribers share a framing and a name: encode each distinct frame once.
+    const frames = new Map<string, Buffer>();
     for (const c of set) {
       const name = c.subscriptions.get(key) ?? key;
+      if (this.corked && !this.corked.has(c)) {
+        c.cork();
+        this.corked.add(c);
+      }
       if (!c.native) {
-        c.sendEvent(name, (json ??= JSON.stringify(data)));
+        const id = c.combined ? `c${name}` : 'raw';
+        let frame = frames.get(id);
+        if (!frame)
+          frames.set(
+            id,
+            (frame = Buffer.from(StreamConnection.frame(c.combined, name, (json ??= JSON.stringify(data))))),
+          );
+        c.send(frame);
         continue;
       }
       const held = c.native.pendingBooks.get(key);
@@ -125,11 +160,18 @@ export class StreamHub {
     }
   }
 
-  /** One user-data event to every connection of `user` (raw framing: Binance's user streams). */
-  publishUser(user: string, data: unknown): void {
+  /**
+   * One user-data event to every connection of `user` (raw framing: Binance's user streams), each
+   * connection sending it once, after the events before its place.
+   */
+  publishUser(user: string, data: unknown, place: UserStreamPlace): void {
     const set = this.users.get(user);
     if (!set) return;
     const json = JSON.stringify(data);
-    for (const c of set) c.sendEvent(c.listenKey ?? '', json);
+    for (const c of set) this.sendUser(c, place, json);
+  }
+
+  sendUser(c: StreamConnection, place: UserStreamPlace, json: string, replayed = false): void {
+    c.sendUser(place, json, () => this.onUserWritten(c, place), replayed);
   }
 }

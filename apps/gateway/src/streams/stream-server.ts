@@ -11,6 +11,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { clientIp, type IpList } from '@perp/auth';
 import { HOT_STORE, type HotStore } from '@perp/cache';
 import { MarketRegistry, parseStreamName, servedOn, streamKey } from '@perp/domain';
+import { APP_CONFIG, type AppConfig } from '@perp/runtime';
 import { WebSocketServer } from 'ws';
 import { TRUSTED_PROXY_LIST } from '../access';
 import { listenKeyOwner } from '../fapi/account/listen-keys';
@@ -107,7 +108,7 @@ export class StreamServer implements OnApplicationBootstrap, BeforeApplicationSh
   private server: Server | undefined;
   private pinger: NodeJS.Timeout | undefined;
   private keyChecker: NodeJS.Timeout | undefined;
-  readonly limits: StreamLimits = { ...DEFAULT_STREAM_LIMITS };
+  readonly limits: StreamLimits;
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
@@ -116,7 +117,10 @@ export class StreamServer implements OnApplicationBootstrap, BeforeApplicationSh
     private readonly native: NativeChannels,
     @Inject(HOT_STORE) private readonly hot: HotStore,
     @Inject(TRUSTED_PROXY_LIST) private readonly trustedProxies: IpList,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.limits = { ...DEFAULT_STREAM_LIMITS, lifetimeMs: config.WS_CONNECTION_LIFETIME_MS };
+  }
 
   private readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     void this.upgrade(req, socket, head).catch((err: unknown) => {

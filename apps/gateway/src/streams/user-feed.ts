@@ -1,109 +1,97 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+} from '@nestjs/common';
 import { Bus, type BusMessage, type Subscription } from '@perp/bus';
-import { type AccountEvent, parseMessage, TOPICS } from '@perp/contracts';
-import { MarketRegistry, Money } from '@perp/domain';
+import { HOT_STORE, type HotStore } from '@perp/cache';
+import { type AccountEvent, TOPICS } from '@perp/contracts';
+import {
+  decodePlace,
+  encodePlace,
+  MarketRegistry,
+  missedRange,
+  placeAfter,
+  placeBefore,
+  type UserStreamPlace,
+} from '@perp/domain';
+import { LISTEN_KEY_KEYS, LISTEN_KEY_TTL_MS } from '../fapi/account/listen-keys';
 import { nativeConditionalView, nativeRecordView } from '../native/trading/native-order-view';
 import { nativeBalanceUpdate, nativePositionUpdate } from './native-payloads';
+import type { StreamConnection } from './stream-connection';
 import { StreamHub } from './stream-hub';
-import {
-  accountConfigUpdate,
-  type AccountChange,
-  accountUpdate,
-  algoUpdate,
-  forceOrderPayload,
-  marginCall,
-  orderTradeUpdate,
-} from './user-payloads';
+import { UserEventRenderer } from './user-events';
+import { type AccountChange, forceOrderPayload } from './user-payloads';
 
-/** The input an account event came from: its id without the output index (see outputId). */
-function inputOf(e: AccountEvent): string {
-  const cut = e.id.lastIndexOf('/');
-  return cut < 0 ? e.id : e.id.slice(0, cut);
-}
+const TOPIC = TOPICS.accountEvents.name;
+/** Longest a replay of missed events may take before the connection is closed (the client reconnects). */
+const REPLAY_TIMEOUT_MS = 60_000;
 
 /**
  * This replica's user data streams: the account events topic read with a consumer group of its
- * own, from the latest on, events grouped by the input that caused them (risk emits one input's
- * events together and in order, per user), turned into ORDER_TRADE_UPDATE and ACCOUNT_UPDATE for
- * the users connected here, in the order risk produced them (also ALGO_UPDATE, ACCOUNT_CONFIG_UPDATE
- * and MARGIN_CALL), and the native private channels (orders, positions, balances, algoOrders) of
- * the users authenticated on /api/v1/ws; completed liquidations go to the public `forceOrder` streams.
+ * own, from the latest on, rendered (user-events.ts) for the users connected here, in the order
+ * risk produced them; also the native private channels (orders, positions, balances, algoOrders)
+ * of the users authenticated on /api/v1/ws, and completed liquidations on the public `forceOrder`
+ * streams (both live only: they are not replayed).
+ *
+ * No loss across a reconnect (to this or another replica, a restarted one included): each listen
+ * key records in the hot store the place of the last event a connection of it handed to the
+ * kernel. A connection of a key with a recorded place first replays the key's missed events from
+ * the log (a short-lived consumer seeking the user's partition there), holding live events
+ * meanwhile; places drop what was already sent, so nothing comes twice. See README.md.
  */
 @Injectable()
 export class UserFeed implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('UserFeed');
   private subscription: Subscription | undefined;
-  /** Last wallet balance seen per user (for ACCOUNT_UPDATE's balance change). */
-  private readonly wallets = new Map<string, Money>();
+  private readonly renderer: UserEventRenderer;
+  private readonly replays = new Set<Subscription>();
+  private closed = false;
   readonly groupId = `gateway.streams.${randomUUID()}.account`;
 
   constructor(
     private readonly bus: Bus,
     private readonly hub: StreamHub,
     private readonly markets: MarketRegistry,
-  ) {}
+    @Inject(HOT_STORE) private readonly hot: HotStore,
+  ) {
+    this.renderer = new UserEventRenderer(
+      markets,
+      this.logger,
+      (user) => hub.hasUser(user),
+      (change) => this.onGroup(change),
+    );
+    hub.onAttachUser = (c) => void this.resume(c);
+    hub.onUserWritten = (c, place) => void this.record(c, place);
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     this.subscription = await this.bus.subscribe({
       groupId: this.groupId,
-      topics: [TOPICS.accountEvents.name],
+      topics: [TOPIC],
       start: 'latest',
       batchHandler: (ms) => this.onAccountEvents(ms),
     });
   }
 
   async onModuleDestroy(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.replays].map((s) => s.close()));
     await this.subscription?.close();
   }
 
   private onAccountEvents(ms: readonly BusMessage[]): void {
-    let change: (AccountChange & { input: string }) | undefined;
-    for (const m of ms) {
-      let e: AccountEvent;
-      try {
-        e = parseMessage('accountEvents', m.value);
-      } catch (err) {
-        this.logger.warn(`skipped ${m.topic}/${m.partition}@${m.offset}: ${String(err)}`);
-        continue;
-      }
-      if (!('user' in e)) continue; // the insurance fund's movements: no user stream
-      if (e.type === 'forceOrder' && e.forceOrder.autoCloseType === 'LIQUIDATION') this.liquidation(e);
-      const input = inputOf(e);
-      if (change && (change.input !== input || change.user !== e.user)) {
-        this.emit(change);
-        change = undefined;
-      }
-      change ??= { input, user: e.user, time: e.time, events: [] };
-      change.events.push(e);
-    }
-    if (change) this.emit(change);
+    for (const e of this.renderer.render(ms, Date.now())) this.hub.publishUser(e.user, e.data, e.place);
   }
 
-  private emit(change: AccountChange): void {
-    const previous = this.wallets.get(change.user);
+  /** One input's events of one user, whole: the native private channels and the liquidation streams. */
+  private onGroup(change: AccountChange): void {
     for (const e of change.events)
-      if (e.type === 'balance') this.wallets.set(change.user, new Money(e.walletBalance));
+      if (e.type === 'forceOrder' && e.forceOrder.autoCloseType === 'LIQUIDATION') this.liquidation(e);
     if (this.hub.hasNativeUser(change.user)) this.emitNative(change);
-    if (!this.hub.hasUser(change.user)) return;
-    const now = Date.now();
-    const fills = new Map<string, Extract<AccountEvent, { type: 'trade' }>['trade']>();
-    // The orders algo orders fired as, as the input left them (ALGO_UPDATE's fill figures).
-    const orders = new Map<string, Extract<AccountEvent, { type: 'order' }>['order']>();
-    for (const e of change.events) if (e.type === 'order') orders.set(e.order.orderId, e.order);
-    const publish = (data: unknown) => this.hub.publishUser(change.user, data);
-    for (const e of change.events) {
-      if (e.type === 'trade') fills.set(e.trade.orderId, e.trade);
-      else if (e.type === 'order') {
-        const fill = fills.get(e.order.orderId);
-        fills.delete(e.order.orderId);
-        publish(orderTradeUpdate(this.markets.find(e.order.symbol), e.order, fill, now));
-      } else if (e.type === 'algoOrder') publish(algoUpdate(e.algo, orders.get(e.algo.actualOrderId), now));
-      else if (e.type === 'leverage') publish(accountConfigUpdate(e, now));
-      else if (e.type === 'marginCall') publish(marginCall(e, now));
-    }
-    const update = accountUpdate(change, previous, now);
-    if (update) publish(update);
   }
 
   /** The native private channels' updates of one input, in the order risk emitted its events. */
@@ -126,5 +114,89 @@ export class UserFeed implements OnApplicationBootstrap, OnModuleDestroy {
     const payload = forceOrderPayload(m, e.forceOrder, Date.now());
     this.hub.publish(key, payload);
     this.hub.publish('!forceOrder@arr', payload);
+  }
+
+  /** The key's last delivered place, for a reconnect to start after (same TTL as the key). */
+  private async record(c: StreamConnection, place: UserStreamPlace): Promise<void> {
+    if (c.listenKey === undefined) return;
+    await this.hot
+      .set(LISTEN_KEY_KEYS.cursor(c.listenKey), encodePlace(place), { ttlMs: LISTEN_KEY_TTL_MS })
+      .catch((e: unknown) => this.logger.warn(`listen key place not recorded: ${String(e)}`));
+  }
+
+  /** A connection just got a listen key: replays what the key missed, then lets live events through. */
+  private async resume(c: StreamConnection): Promise<void> {
+    const listenKey = c.listenKey!;
+    const user = c.user!;
+    if (c.held) return; // a SUBSCRIBE repeating the key while its replay runs
+    c.held = [];
+    try {
+      const partition = this.bus.partitionFor(TOPIC, user);
+      const [recorded, ends] = await Promise.all([
+        this.hot.get(LISTEN_KEY_KEYS.cursor(listenKey)),
+        this.bus.endOffsets(TOPIC),
+      ]);
+      const end = BigInt(ends.find((p) => p.partition === partition)?.offset ?? '0');
+      const last = decodePlace(recorded);
+      if (!last || last.partition !== partition) {
+        // The key's first connection: what came before it is not the stream's.
+        await this.hot.set(LISTEN_KEY_KEYS.cursor(listenKey), encodePlace(placeBefore(partition, end)), {
+          ttlMs: LISTEN_KEY_TTL_MS,
+        });
+        return;
+      }
+      if (!c.userPlace || placeAfter(last, c.userPlace)) c.userPlace = last;
+      const missed = missedRange(last, end);
+      if (missed) await this.replay(c, user, partition, missed);
+    } catch (e) {
+      this.logger.warn(`user stream of ${user} not resumed: ${String(e)}`);
+      c.close(1011, 'missed user events could not be replayed');
+    } finally {
+      const held = c.held ?? [];
+      c.held = undefined;
+      for (const h of held) this.hub.sendUser(c, h.place, h.json);
+    }
+  }
+
+  /** Sends `user`'s events of `partition` in [from, to) to `c`, rendered as the live feed does. */
+  private async replay(
+    c: StreamConnection,
+    user: string,
+    partition: number,
+    { from, to }: { from: bigint; to: bigint },
+  ): Promise<void> {
+    if (this.closed) return;
+    const renderer = new UserEventRenderer(this.markets, this.logger, (u) => u === user);
+    let done!: () => void;
+    const finished = new Promise<void>((resolve) => (done = resolve));
+    const sub = await this.bus.subscribe({
+      groupId: `gateway.streams.replay.${randomUUID()}`,
+      topics: [TOPIC],
+      start: 'latest',
+      onAssigned: (parts, s) => {
+        if (parts.some((p) => p.partition === partition))
+          s.seek({ topic: TOPIC, partition, offset: from.toString() });
+      },
+      batchHandler: (ms) => {
+        if (ms[0]!.partition !== partition) return;
+        const mine = ms.filter((m) => BigInt(m.offset) < to);
+        for (const e of renderer.render(mine, Date.now()))
+          this.hub.sendUser(c, e.place, JSON.stringify(e.data), true);
+        if (BigInt(ms[ms.length - 1]!.offset) >= to - 1n) done();
+      },
+    });
+    this.replays.add(sub);
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const closed = new Promise<void>((resolve) => c.socket.once('close', () => resolve()));
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('replay timed out')), REPLAY_TIMEOUT_MS);
+      });
+      await Promise.race([finished, closed, timeout]);
+    } finally {
+      clearTimeout(timer);
+      this.replays.delete(sub);
+      await sub.close();
+    }
   }
 }

@@ -7,14 +7,21 @@ import {
 } from '@nestjs/common';
 import { afterBatch, Bus, type BusMessage, type Subscription } from '@perp/bus';
 import { HOT_STORE, type HotStore } from '@perp/cache';
-import { type EngineEvent, MessageValidationError, parseMessage, TICKER_KEY, TOPICS } from '@perp/contracts';
+import {
+  type EngineEvent,
+  MessageValidationError,
+  parseMessage,
+  PUBLIC_MARKET_CONSUMER,
+  TICKER_KEY,
+  TOPICS,
+} from '@perp/contracts';
 import { resumeAtMark } from '@perp/infrastructure';
 import { MarketDataRepository, ProcessedOffsetRepository } from '@perp/persistence';
 import { APP_CONFIG, type AppConfig } from '@perp/runtime';
 import { MarketTurn, tickerState } from './market-turn';
 import { SymbolMarket } from './symbol-market';
 
-export const PUBLIC_MARKET_CONSUMER = 'public-market';
+export { PUBLIC_MARKET_CONSUMER };
 const MAX_TURN = 1000;
 /** How often the tickers of quiet symbols are rewritten as their 24 h window moves on. */
 const TICKER_ROLL_MS = 30_000;

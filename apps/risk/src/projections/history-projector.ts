@@ -12,14 +12,19 @@ import {
   HISTORY_CONSUMER,
   MessageValidationError,
   parseMessage,
+  parseOutputId,
   TOPICS,
   userIdForAddress,
 } from '@perp/contracts';
 import {
   type AlgoOrderEntity,
   AlgoOrderRepository,
+  type ForceOrderEntity,
+  ForceOrderRepository,
   type IncomeEntity,
   IncomeRepository,
+  type InsuranceMovementEntity,
+  InsuranceMovementRepository,
   OrderRepository,
   type OrderRow,
   ProcessedOffsetRepository,
@@ -32,12 +37,17 @@ import { APP_CONFIG, type AppConfig } from '@perp/runtime';
 export const HISTORY_GROUP = HISTORY_CONSUMER;
 const MAX_TURN = 1000;
 
-/** One turn's rows: the last version of each order and algo order, every trade side and income row. */
+/**
+ * One turn's rows: the last version of each order and algo order, every trade side, income row,
+ * force order (liquidations and ADL closes) and insurance-fund movement.
+ */
 interface HistoryRows {
   orders: Map<string, OrderRow>;
   algos: Map<number, AlgoOrderEntity>;
   trades: TradeEntity[];
   income: IncomeEntity[];
+  forceOrders: ForceOrderEntity[];
+  insurance: InsuranceMovementEntity[];
 }
 
 /**
@@ -74,7 +84,14 @@ export class HistoryProjector implements OnApplicationBootstrap, OnModuleDestroy
 
   /** One transaction per turn; the bus commit after it is only a hint (the mark decides). */
   async handleTurn(messages: readonly BusMessage[]): Promise<void> {
-    const rows: HistoryRows = { orders: new Map(), algos: new Map(), trades: [], income: [] };
+    const rows: HistoryRows = {
+      orders: new Map(),
+      algos: new Map(),
+      trades: [],
+      income: [],
+      forceOrders: [],
+      insurance: [],
+    };
     for (const m of messages) {
       try {
         collect(parseMessage('accountEvents', m.value), rows);
@@ -91,6 +108,8 @@ export class HistoryProjector implements OnApplicationBootstrap, OnModuleDestroy
         await new AlgoOrderRepository(manager).upsertMany([...rows.algos.values()]);
         await new TradeRepository(manager).insertMany(rows.trades);
         await new IncomeRepository(manager).insertMany(rows.income);
+        await new ForceOrderRepository(manager).insertMany(rows.forceOrders);
+        await new InsuranceMovementRepository(manager).insertMany(rows.insurance);
       },
     );
     await this.subscription?.commit(afterBatch(messages));
@@ -176,6 +195,42 @@ function collect(event: AccountEvent, rows: HistoryRows): void {
         time: event.time,
       });
       return;
+    case 'forceOrder': {
+      const f = event.forceOrder;
+      rows.forceOrders.push({
+        id: deterministicUuid(event.id),
+        userId: userIdForAddress(event.user),
+        orderId: f.orderId,
+        symbol: f.symbol,
+        autoCloseType: f.autoCloseType,
+        side: f.side,
+        price: f.price,
+        avgPrice: f.avgPrice,
+        origQty: f.origQty,
+        executedQty: f.executedQty,
+        fee: f.fee,
+        time: f.time,
+        updateTime: f.updateTime,
+      });
+      return;
+    }
+    case 'insurance': {
+      // The place of the risk input behind it orders a partition's movements (latest = its share).
+      const place = parseOutputId(event.id);
+      rows.insurance.push({
+        id: deterministicUuid(event.id),
+        partition: event.partition,
+        symbol: event.symbol,
+        kind: event.kind,
+        amount: event.amount,
+        balance: event.balance,
+        ref: event.ref,
+        time: event.time,
+        sourceOffset: place?.offset ?? '0',
+        sourceIndex: place?.index ?? 0,
+      });
+      return;
+    }
     default:
       return;
   }

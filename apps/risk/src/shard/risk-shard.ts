@@ -10,13 +10,22 @@ import {
   type AccountProjection,
   type AlgoOrdersProjection,
   CLOSED_ORDER_TTL_MS,
+  HEADER_INPUT_END,
   HOT_KEYS,
   outputId,
   type Reply,
   type RiskCommand,
+  RISK_TOTALS_KEY,
+  riskTotalsRecordOf,
   TOPICS,
 } from '@perp/contracts';
-import { AccountBook, type AccountBookOptions, type Chain, type MarketRegistry } from '@perp/domain';
+import {
+  AccountBook,
+  type AccountBookOptions,
+  BookTotals,
+  type Chain,
+  type MarketRegistry,
+} from '@perp/domain';
 import { ShardPartitions, type SnapshotPolicy } from '@perp/infrastructure';
 import type { ShardSnapshotRepository } from '@perp/persistence';
 import { applyRiskCommand } from './handlers';
@@ -43,6 +52,8 @@ interface TurnOutput extends RiskInput {
 export class RiskShard {
   private readonly partitions: ShardPartitions<RiskPartition>;
   private readonly asset: string;
+  /** Money totals per partition state (a reloaded partition is a new state: recounted once). */
+  private readonly totals = new WeakMap<RiskPartition, BookTotals>();
 
   constructor(
     private readonly bus: Bus,
@@ -155,6 +166,7 @@ export class RiskShard {
     }
     for (const [user, time] of users) hot.push(this.accountEntry(p, user, time));
     for (const [user, time] of algoUsers) hot.push(this.algoEntry(p, user, time));
+    hot.push(this.totalsEntry(p, users.keys(), turn[turn.length - 1]!.command.time));
     // Read-your-writes: the projection is in the hot store before any reply of the turn leaves.
     await this.hot.setMany(hot);
     const sends: Promise<unknown>[] = [];
@@ -162,15 +174,21 @@ export class RiskShard {
       sends.push(this.bus.publish(topic, key, value, headers));
     for (const { message: m, command: cmd, out } of turn) {
       for (const c of out.engineCommands) publish(TOPICS.engineCommands.name, c.symbol, c);
+      const keyOf = (e: (typeof out.accountEvents)[number]) => ('user' in e ? e.user : e.type);
+      const lastOf = new Map(out.accountEvents.map((e, i) => [keyOf(e), i]));
       let i = 0;
       for (const e of out.accountEvents) {
         const event = {
           ...e,
-          id: outputId(m.topic, m.partition, m.offset, i++),
+          id: outputId(m.topic, m.partition, m.offset, i),
           v: 1 as const,
           time: cmd.time,
         };
-        publish(TOPICS.accountEvents.name, 'user' in e ? e.user : e.type, event);
+        const key = keyOf(e);
+        publish(TOPICS.accountEvents.name, key, event, {
+          [HEADER_INPUT_END]: lastOf.get(key) === i ? '1' : '0',
+        });
+        i++;
       }
       if (out.reply && out.replyTo) {
         const { topic, key, correlationId } = out.replyTo;
@@ -179,6 +197,15 @@ export class RiskShard {
       }
     }
     await Promise.all(sends);
+  }
+
+  /** The partition's money totals after the turn (solvency), from the users it changed. */
+  private totalsEntry(p: RiskPartition, changed: Iterable<string>, time: number): HotEntry {
+    let totals = this.totals.get(p);
+    if (totals) totals.refresh(p.book, changed);
+    else this.totals.set(p, (totals = BookTotals.of(p.book)));
+    const record = riskTotalsRecordOf(p.partition, time, p.lastOffset, totals.totals(p.book));
+    return { key: RISK_TOTALS_KEY(p.partition), value: JSON.stringify(record) };
   }
 
   private algoEntry(p: RiskPartition, user: string, time: number): HotEntry {

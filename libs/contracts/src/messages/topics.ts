@@ -19,6 +19,13 @@ export const TOPICS = {
   replies: { name: 'perp.replies.v1', key: 'requester id', schema: reply, partitions: 4 },
 } as const satisfies Record<string, { name: string; key: string; schema: z.ZodType; partitions: number }>;
 
+/**
+ * Header of every account event: "1" on the last event one input gave one user, else "0". A reader
+ * grouping an input's events (the user data streams) knows the group is whole even when the log
+ * hands it over in two fetches, or another user's events sit between them in the partition.
+ */
+export const HEADER_INPUT_END = 'input-end';
+
 export type TopicId = keyof typeof TOPICS;
 export type TopicMessage<T extends TopicId> = z.infer<(typeof TOPICS)[T]['schema']>;
 

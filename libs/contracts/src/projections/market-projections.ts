@@ -125,6 +125,12 @@ export interface StringReader {
 export const TICKER_KEY = (symbol: string) => `ticker:${symbol}`;
 
 /** The 24 h figures as decimal strings; times in ms (first/last trade time 0 when none). */
+/**
+ * The public market projector's consumer group and its name in `processed_offsets`: its mark per
+ * engine-event partition says which events candles, trades and tickers in Postgres include.
+ */
+export const PUBLIC_MARKET_CONSUMER = 'public-market';
+
 export interface TickerState {
   openTime: number;
   closeTime: number;

@@ -97,3 +97,10 @@ export {
   type LedgerState,
   type MoneyString,
 } from './account-state';
+export {
+  BookTotals,
+  solvency,
+  type PartitionTotals,
+  type SolvencyReport,
+  type SymbolTotals,
+} from './solvency';

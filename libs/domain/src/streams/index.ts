@@ -9,6 +9,14 @@ export {
 } from './stream-names';
 export { DeltaWindow, LocalBook, type BookDelta, type MergedDelta, type SyncStep } from './diff-depth';
 export {
+  decodePlace,
+  encodePlace,
+  missedRange,
+  placeAfter,
+  placeBefore,
+  type UserStreamPlace,
+} from './user-stream-place';
+export {
   parseNativeChannel,
   type NativeChannel,
   type NativePrivateKind,

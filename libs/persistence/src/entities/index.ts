@@ -2,6 +2,7 @@ import { AdminAuditEntity } from './admin-audit.entity';
 import { AlgoOrderEntity } from './algo-order.entity';
 import { ApiKeyEntity } from './api-key.entity';
 import { IncomeEntity } from './income.entity';
+import { ForceOrderEntity, InsuranceMovementEntity } from './liquidation.entity';
 import { MarketCandleEntity, MarketTickerMinuteEntity } from './market-candle.entity';
 import { FundingRateEntity, MarketPositionEntity, MarketStatisticEntity } from './market-statistic.entity';
 import { MarketAggTradeEntity, MarketTradeEntity } from './market-trade.entity';
@@ -15,6 +16,7 @@ export * from './admin-audit.entity';
 export * from './algo-order.entity';
 export * from './api-key.entity';
 export * from './income.entity';
+export * from './liquidation.entity';
 export * from './market-candle.entity';
 export * from './market-statistic.entity';
 export * from './market-trade.entity';
@@ -34,6 +36,8 @@ export const ENTITIES = [
   AlgoOrderEntity,
   TradeEntity,
   IncomeEntity,
+  ForceOrderEntity,
+  InsuranceMovementEntity,
   MarketTradeEntity,
   MarketAggTradeEntity,
   MarketCandleEntity,

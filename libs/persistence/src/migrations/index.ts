@@ -3,6 +3,7 @@ import { TradeSides1763800000000 } from './1763800000000-trade-sides';
 import { ApiKeyChain1763900000000 } from './1763900000000-api-key-chain';
 import { MarketData1764000000000 } from './1764000000000-market-data';
 import { AlgoOrders1764100000000 } from './1764100000000-algo-orders';
+import { Liquidations1764300000000 } from './1764300000000-liquidations';
 
 /** Every migration, oldest first. Listed as classes (not globs) so dist/ and Jest load the same code. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   ApiKeyChain1763900000000,
   MarketData1764000000000,
   AlgoOrders1764100000000,
+  Liquidations1764300000000,
 ];

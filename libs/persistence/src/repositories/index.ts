@@ -8,4 +8,5 @@ export * from './order.repository';
 export * from './algo-order.repository';
 export * from './trade.repository';
 export * from './income.repository';
+export * from './liquidation.repository';
 export * from './market-data.repository';

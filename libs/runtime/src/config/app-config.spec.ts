@@ -55,6 +55,12 @@ describe('loadAppConfig', () => {
     expect(() => loadAppConfig({ CHAIN_RPC_URL: 'wss://rpc.example' })).toThrow('CHAIN_RPC_URL');
   });
 
+  it('WebSocket connections live 24 h unless configured (at least 1 s)', () => {
+    expect(loadAppConfig({}).WS_CONNECTION_LIFETIME_MS).toBe(86_400_000);
+    expect(loadAppConfig({ WS_CONNECTION_LIFETIME_MS: '1500' }).WS_CONNECTION_LIFETIME_MS).toBe(1500);
+    expect(() => loadAppConfig({ WS_CONNECTION_LIFETIME_MS: '999' })).toThrow(/WS_CONNECTION_LIFETIME_MS/);
+  });
+
   it('rejects a short admin token', () => {
     expect(() => loadAppConfig({ ADMIN_TOKEN: 'short' })).toThrow('ADMIN_TOKEN');
   });

@@ -50,6 +50,13 @@ export const envSchema = z
     RATE_LIMIT_LOGIN_PER_MIN: z.coerce.number().int().min(1).default(60),
     // How long the gateway waits for risk, the engine or a price copy before answering 503.
     UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+    // WebSocket streams: a connection is closed (4001) this long after it opened, as Binance does at 24 h.
+    WS_CONNECTION_LIFETIME_MS: z.coerce
+      .number()
+      .int()
+      .min(1000)
+      .max(7 * 86_400_000)
+      .default(86_400_000),
     // History projection: after a turn smaller than a full batch, wait this long before the next,
     // so account events are written to Postgres in fewer, larger transactions.
     HISTORY_BATCH_MS: z.coerce.number().int().min(0).max(10_000).default(50),

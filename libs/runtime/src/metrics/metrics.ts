@@ -11,8 +11,7 @@ import { SampledGauge } from './sampled-gauge';
  * `_seconds`, `_bytes`, `_messages`...), updated by the module that owns the fact. A value the
  * owner already holds (a rate, a balance, a connection count) is a `SampledGauge` read at scrape
  * time, so nothing is written on the hot path; an event is a Counter or a Histogram. Series still
- * to come, each with its feature: funding rates, insurance fund and solvency difference, WebSocket
- * connections and dropped clients.
+ * to come, each with its feature: funding rates, WebSocket connections and dropped clients.
  */
 export class Metrics {
   readonly registry = new Registry();
@@ -70,6 +69,19 @@ export class Metrics {
     'perp_engine_book_levels',
     'Price levels in the books this matching engine owns, by symbol and side.',
     ['symbol', 'side'],
+  );
+
+  /** Gateway, from the risk partitions' totals in the hot store (see GET /admin/v1/solvency). */
+  readonly insuranceFund = this.sampledGauge(
+    'perp_risk_insurance_fund_usdt',
+    "The insurance fund: the sum of every risk partition's insurance account, in the settlement asset.",
+    [],
+  );
+
+  readonly solvencyDifference = this.sampledGauge(
+    'perp_risk_solvency_difference_usdt',
+    'Deposits - wallets - open-position PnL - fees - insurance fund over every risk partition: 0 when solvent (briefly not while a fill is settled on one side only).',
+    [],
   );
 
   /**

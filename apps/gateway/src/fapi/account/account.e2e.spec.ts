@@ -7,6 +7,8 @@ import { Bus, BusModule } from '@perp/bus';
 import { HOT_STORE, type HotStore } from '@perp/cache';
 import {
   type AccountProjection,
+  ADL_KEY,
+  adlUserField,
   HOT_KEYS,
   type OrderRecord,
   TOPICS,
@@ -120,6 +122,7 @@ describe('FAPI account endpoints (HTTP, Postgres, Redis hot store)', () => {
         HOT_KEYS.closedOrder(id.o1),
         HOT_KEYS.price(BTC),
         HOT_KEYS.price(ETH),
+        ADL_KEY(BTC),
         LISTEN_KEY_KEYS.byUser(user),
       );
     await a?.close();
@@ -246,6 +249,8 @@ describe('FAPI account endpoints (HTTP, Postgres, Redis hot store)', () => {
     await hot.set(HOT_KEYS.closedOrder(id.o1), JSON.stringify(records.o1), { ttlMs: 60_000 });
     await hot.hset(HOT_KEYS.price(BTC), { markPrice: '51000', indexPrice: '50990', time: String(NOW) });
     await hot.hset(HOT_KEYS.price(ETH), { markPrice: '3100', indexPrice: '3099', time: String(NOW) });
+    // The engine's ADL ranking puts the BTC long in quantile 4.
+    await hot.hset(ADL_KEY(BTC), { [adlUserField(user)]: 'L4' });
 
     // Postgres, as the projector writes it: O0 (old, cancelled), O1 (still NEW: the projector lags
     // behind the closed-order hot record), O2 stale (no fill yet); O3 not projected yet.
@@ -661,7 +666,7 @@ describe('FAPI account endpoints (HTTP, Postgres, Redis hot store)', () => {
         maintMargin: '18.36000000',
         positionInitialMargin: '450.00000000',
         openOrderInitialMargin: '0.00000000',
-        adl: 2,
+        adl: 4,
         bidNotional: '0.00000000',
         askNotional: '1560.00000000',
         updateTime: NOW,

@@ -1,5 +1,6 @@
-import { Controller, Get } from '@nestjs/common';
-import { type FapiFields, fapiParam as P } from '@perp/contracts';
+import { Controller, Get, Inject } from '@nestjs/common';
+import { HOT_STORE, type HotStore } from '@perp/cache';
+import { type FapiFields, fapiParam as P, readAdlRank } from '@perp/contracts';
 import { MarketRegistry, type Money } from '@perp/domain';
 import { z } from 'zod';
 import { Caller, type FapiCaller, Signed } from '../../access';
@@ -12,6 +13,7 @@ import { AccountReader, type AccountSnapshot } from './account-reader';
 import { activeSymbols, allSymbols } from './account-symbols';
 import { accountV2, accountV3 } from './account-view';
 import { accountTotals, balanceRows } from './balance-view';
+import { adlQuantileView } from './force-order-view';
 import { commissionRateView, leverageBracketView } from './leverage-bracket-view';
 import { positionRiskV2Row, positionRiskV3Row, symbolRisks } from './position-risk-view';
 
@@ -34,6 +36,7 @@ export class FapiAccountController {
   constructor(
     private readonly reader: AccountReader,
     private readonly markets: MarketRegistry,
+    @Inject(HOT_STORE) private readonly hot: HotStore,
   ) {}
 
   @Get(['v2/balance', 'v3/balance'])
@@ -83,7 +86,16 @@ export class FapiAccountController {
     const market = symbol === undefined ? undefined : fapiMarket(this.markets, symbol);
     const s = await this.reader.snapshot(caller.address);
     const symbols = activeSymbols(s, this.markets).filter((x) => !market || x === market.symbol);
-    return symbolRisks(s, symbols, this.reader.marketLookup, this.takerRate(s)).map(positionRiskV3Row);
+    const risks = symbolRisks(s, symbols, this.reader.marketLookup, this.takerRate(s));
+    const adl = await Promise.all(
+      risks.map(async (r) =>
+        r.position
+          ? adlQuantileView(r.symbol, r.size, await readAdlRank(this.hot, r.symbol, caller.address))
+              .adlQuantile.BOTH
+          : 0,
+      ),
+    );
+    return risks.map((r, i) => positionRiskV3Row(r, adl[i]));
   }
 
   /** With `symbol` one object, without it an array of every market (as Binance). */

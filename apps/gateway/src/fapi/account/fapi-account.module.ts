@@ -5,6 +5,7 @@ import { AccountReader } from './account-reader';
 import { FapiAccountConfigController } from './fapi-account-config.controller';
 import { FapiAccountHistoryController } from './fapi-account-history.controller';
 import { FapiAccountController } from './fapi-account.controller';
+import { FapiLiquidationController } from './fapi-liquidation.controller';
 import { FapiListenKeyController } from './fapi-listen-key.controller';
 import { FapiOrdersQueryController } from './fapi-orders-query.controller';
 import { FapiReservedController } from './fapi-reserved.controller';
@@ -13,7 +14,7 @@ import { UserStreamGuard } from './user-stream.guard';
 
 /**
  * FAPI account reads: balances, account, account and symbol configuration, position risk,
- * brackets, commission, order queries, trade/income history, listen keys, and the reserved paths.
+ * brackets, commission, order queries, trade/income history, force orders and ADL quantiles, listen keys, and the reserved paths.
  * Needs the global RuntimeModule, PersistenceModule, CacheModule and ApiAccessModule of the root
  * module.
  */
@@ -23,6 +24,7 @@ import { UserStreamGuard } from './user-stream.guard';
     FapiAccountConfigController,
     FapiOrdersQueryController,
     FapiAccountHistoryController,
+    FapiLiquidationController,
     FapiListenKeyController,
     FapiReservedController,
   ],

@@ -7,11 +7,13 @@ export const LISTEN_KEY_TTL_MS = 60 * 60_000;
 
 /**
  * Hot-store keys of the user data stream's listen keys, for the WebSocket server too:
- * `byUser` holds the user's active listen key, `byKey` the owner's address. Both carry the TTL.
+ * `byUser` holds the user's active listen key, `byKey` the owner's address, `cursor` the place of
+ * the last user data event a connection of the key was sent (streams/user-feed.ts). All carry the TTL.
  */
 export const LISTEN_KEY_KEYS = {
   byUser: (address: string) => `listen-key:user:${address}`,
   byKey: (listenKey: string) => `listen-key:${listenKey}`,
+  cursor: (listenKey: string) => `listen-key:cursor:${listenKey}`,
 } as const;
 
 /** Resolves a listen key to its owner's address (what a user-stream connection needs). */
@@ -48,6 +50,8 @@ export class ListenKeys {
     const listenKey = await this.hot.get(userKey);
     if (listenKey === undefined || !(await this.hot.expire(userKey, LISTEN_KEY_TTL_MS))) return undefined;
     await this.hot.set(LISTEN_KEY_KEYS.byKey(listenKey), address, { ttlMs: LISTEN_KEY_TTL_MS });
+    // A client away longer than an hour, keeping its key alive, still resumes where it left.
+    await this.hot.expire(LISTEN_KEY_KEYS.cursor(listenKey), LISTEN_KEY_TTL_MS);
     return listenKey;
   }
 
@@ -56,6 +60,10 @@ export class ListenKeys {
   }
 
   async close(address: string, listenKey: string): Promise<void> {
-    await this.hot.del(LISTEN_KEY_KEYS.byUser(address), LISTEN_KEY_KEYS.byKey(listenKey));
+    await this.hot.del(
+      LISTEN_KEY_KEYS.byUser(address),
+      LISTEN_KEY_KEYS.byKey(listenKey),
+      LISTEN_KEY_KEYS.cursor(listenKey),
+    );
   }
 }

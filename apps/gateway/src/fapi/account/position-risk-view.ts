@@ -50,8 +50,11 @@ export function positionRiskV2Row(r: SymbolRisk) {
   };
 }
 
-/** GET /fapi/v3/positionRisk row (Binance "Position Information V3"). */
-export function positionRiskV3Row(r: SymbolRisk) {
+/**
+ * GET /fapi/v3/positionRisk row (Binance "Position Information V3"); `adl` is the position's ADL
+ * quantile (adlQuantile's BOTH: 0 without a position or a ranking yet).
+ */
+export function positionRiskV3Row(r: SymbolRisk, adl = 0) {
   return {
     symbol: r.symbol,
     positionSide: positionDirection(r),
@@ -69,8 +72,7 @@ export function positionRiskV3Row(r: SymbolRisk) {
     maintMargin: amount(r.maintMargin),
     positionInitialMargin: amount(r.positionInitialMargin),
     openOrderInitialMargin: amount(r.openOrderInitialMargin),
-    // The spec's ADL quantile placeholder: 2 for an open position.
-    adl: r.position ? 2 : 0,
+    adl: r.position ? adl : 0,
     bidNotional: amount(r.bidNotional),
     askNotional: amount(r.askNotional),
     updateTime: r.updateTime,
