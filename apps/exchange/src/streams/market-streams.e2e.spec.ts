@@ -1,8 +1,10 @@
 import { Bus } from '@perp/bus';
 import { TOPICS } from '@perp/contracts';
+import { CombinedFrame, MARKET_EVENTS, StreamError, StreamResult } from '@perp/gateway';
 import { http, signed } from '@perp/testing';
 import type { InProcessExchange } from '../testing/in-process-exchange';
 import type { Trader } from '../trading/trading.harness';
+import { FrameConformance } from './frame-conformance.harness';
 import { type Frame, StreamClient, StreamClients, UpgradeRefused } from './stream-client.harness';
 import { tradingExchange } from './streams.harness';
 
@@ -14,7 +16,9 @@ describe('market streams (Binance framing)', () => {
   let a: Trader;
   let b: Trader;
   const clients = new StreamClients(() => ex.url);
-  const open = (path: string) => clients.open(path);
+  // Request answers too: {result, id} and error objects are messages of the document.
+  const conformance = new FrameConformance([...MARKET_EVENTS, CombinedFrame, StreamResult, StreamError]);
+  const open = async (path: string) => conformance.watch(await clients.open(path));
   const refused = (path: string) =>
     StreamClient.open(ex.url, path).then(
       () => undefined,
@@ -372,5 +376,9 @@ describe('market streams (Binance framing)', () => {
     const next = await c.next((m) => m.e === 'kline' && m.k.t === current.T + 1);
     expect(next.k).toMatchObject({ x: false, n: 0, o: closed.k.c, c: closed.k.c, v: '0.000' });
     expect(c.received.filter((m: any) => m.k?.t === current.t)).toEqual([]);
+  });
+
+  it('every frame the sockets received is a message of the AsyncAPI document (docs/asyncapi/websocket.json)', () => {
+    expect(conformance.nonconforming).toEqual([]);
   });
 });

@@ -171,6 +171,7 @@ export class MarketFeed implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private delta(m: Market, e: DeltaEvent): void {
+    this.hub.bookSeqs.set(m.symbol, e.seq);
     for (const speed of SPEEDS) {
       const key = `${m.symbol}@depth@${speed}ms`;
       let w = this.windows.get(key);

@@ -12,6 +12,8 @@ import {
   type OpenAggTrade,
 } from '@perp/domain';
 import type { SortedDepth } from '../fapi/market/depth-view';
+import type * as W from './asyncapi/binance-messages';
+import type { Msg } from './asyncapi/binance-messages';
 import { PRICE_SERIES_DECIMALS, tradeKlineRow } from '../fapi/market/kline-views';
 import { stats24h, tickerFigures } from '../markets/ticker-view';
 
@@ -26,7 +28,7 @@ const levels = (m: Market, ls: readonly DepthLevel[]): DepthLevel[] =>
   ls.map(([p, q]) => [px(m, p), qty(m, q)]);
 
 /** `<symbol>@trade`: one fill; `t` is the symbol's trade id (REST trades' `id`). */
-export function tradePayload(m: Market, t: TradeEvent, now: number) {
+export function tradePayload(m: Market, t: TradeEvent, now: number): Msg<typeof W.TradeEvent> {
   return {
     e: 'trade',
     E: now,
@@ -44,7 +46,11 @@ export function tradePayload(m: Market, t: TradeEvent, now: number) {
  * `<symbol>@aggTrade`: the fills of one batch aggregated as REST aggTrades aggregates them
  * (`nextAggTrade`: one taker order at one price and time): `a` = `f` = the first fill's id.
  */
-export function aggTradePayloads(m: Market, trades: readonly TradeEvent[], now: number) {
+export function aggTradePayloads(
+  m: Market,
+  trades: readonly TradeEvent[],
+  now: number,
+): Msg<typeof W.AggTradeEvent>[] {
   const closed: AggTrade[] = [];
   let open: OpenAggTrade | undefined;
   for (const t of trades) {
@@ -65,7 +71,7 @@ export function aggTradePayloads(m: Market, trades: readonly TradeEvent[], now: 
 }
 
 /** `<symbol>@bookTicker` and `!bookTicker`: `u` is the book sequence of the change. */
-export function bookTickerPayload(m: Market, b: BookTopEvent, now: number) {
+export function bookTickerPayload(m: Market, b: BookTopEvent, now: number): Msg<typeof W.BookTickerEvent> {
   return {
     e: 'bookTicker',
     u: b.seq,
@@ -80,7 +86,12 @@ export function bookTickerPayload(m: Market, b: BookTopEvent, now: number) {
 }
 
 /** `<symbol>@depth[@speed]`: the deltas of one window (U, u, pu as REST depth's lastUpdateId counts). */
-export function diffDepthPayload(m: Market, d: MergedDelta, time: number, now: number) {
+export function diffDepthPayload(
+  m: Market,
+  d: MergedDelta,
+  time: number,
+  now: number,
+): Msg<typeof W.DepthUpdateEvent> {
   return {
     e: 'depthUpdate',
     E: now,
@@ -95,7 +106,13 @@ export function diffDepthPayload(m: Market, d: MergedDelta, time: number, now: n
 }
 
 /** `<symbol>@depth<N>[@speed]`: the best N levels of the projected book REST depth serves. */
-export function partialDepthPayload(m: Market, d: SortedDepth, n: number, pu: number, now: number) {
+export function partialDepthPayload(
+  m: Market,
+  d: SortedDepth,
+  n: number,
+  pu: number,
+  now: number,
+): Msg<typeof W.DepthUpdateEvent> {
   const seq = Math.max(d.seq, 0);
   return {
     e: 'depthUpdate',
@@ -113,7 +130,7 @@ export function partialDepthPayload(m: Market, d: SortedDepth, n: number, pu: nu
 const series = (v: string) => new Money(v).toFixed(PRICE_SERIES_DECIMALS, Money.ROUND_HALF_UP);
 
 /** `<symbol>@markPrice[@1s]` and the `!markPrice@arr` rows, from the latest price.mark event. */
-export function markPricePayload(e: MarkPriceEvent, now: number) {
+export function markPricePayload(e: MarkPriceEvent, now: number): Msg<typeof W.MarkPriceEvent> {
   return {
     e: 'markPriceUpdate',
     E: now,
@@ -135,7 +152,7 @@ export function klinePayload(
   continuous: boolean,
   /** The interval is over (kline-streams.ts decides it by the log's time). */
   closed: boolean,
-) {
+): Msg<typeof W.KlineEvent> | Msg<typeof W.ContinuousKlineEvent> {
   const [t, o, h, l, close, v, T, q, n, V, Q] = tradeKlineRow(m, c);
   const k = { t, T, i: interval, f: -1, L: -1, o, c: close, h, l, v, n, x: closed, q, V, Q, B: '0' };
   return continuous
@@ -144,7 +161,7 @@ export function klinePayload(
 }
 
 /** `<symbol>@ticker` and `!ticker@arr`: the 24 h statistics REST ticker/24hr serves. */
-export function tickerPayload(m: Market, s: TickerState | undefined, now: number) {
+export function tickerPayload(m: Market, s: TickerState | undefined, now: number): Msg<typeof W.TickerEvent> {
   const st = stats24h(s, now);
   const f = tickerFigures(m, st);
   return {
@@ -170,7 +187,11 @@ export function tickerPayload(m: Market, s: TickerState | undefined, now: number
 }
 
 /** `<symbol>@miniTicker` and `!miniTicker@arr`. */
-export function miniTickerPayload(m: Market, s: TickerState | undefined, now: number) {
+export function miniTickerPayload(
+  m: Market,
+  s: TickerState | undefined,
+  now: number,
+): Msg<typeof W.MiniTickerEvent> {
   const t = tickerPayload(m, s, now);
   return { e: '24hrMiniTicker', E: now, s: m.symbol, c: t.c, o: t.o, h: t.h, l: t.l, v: t.v, q: t.q };
 }

@@ -12,8 +12,20 @@ export const CLOSE = {
   expired: 4001,
 } as const;
 
-/** Which streams a path serves (Binance's split paths and the legacy ones). */
-export type StreamSurface = 'all' | 'public' | 'market' | 'private';
+/** Which streams a path serves (Binance's split paths and the legacy ones; `native`: /api/v1/ws). */
+export type StreamSurface = 'all' | 'public' | 'market' | 'private' | 'native';
+
+/** What a native (`/api/v1/ws`) connection holds beyond its market subscriptions. */
+export interface NativeState {
+  /** The JWT's user, once authenticated (at connect or by `op: auth`). */
+  user: string | undefined;
+  /** When the login token expires (ms); `op: auth` with a fresh token moves it. */
+  expiresAt: number | undefined;
+  /** Private channel kind → the name as the client sent it. */
+  readonly channels: Map<string, string>;
+  /** Order book stream keys whose snapshot is being read: their diffs wait here meanwhile. */
+  readonly pendingBooks: Map<string, unknown[]>;
+}
 
 /**
  * One client socket: the streams it holds (canonical key → the name as the client sent it), its
@@ -29,6 +41,8 @@ export class StreamConnection {
   userPlace: UserStreamPlace | undefined;
   /** Live user events held while the events this key missed are replayed (undefined: none). */
   held: { place: UserStreamPlace; json: string }[] | undefined;
+  /** Set on native connections only. */
+  native: NativeState | undefined;
   alive = true;
   private messages = 0;
   private windowStart = 0;
@@ -84,6 +98,11 @@ export class StreamConnection {
   /** An event of a stream, in the connection's framing, under the name the client used. */
   sendEvent(name: string, dataJson: string, written?: () => void): boolean {
     return this.send(StreamConnection.frame(this.combined, name, dataJson), written);
+  }
+
+  /** A native channel's frame (`type` update or snapshot) under the name the client used. */
+  sendChannel(name: string, dataJson: string, type: 'update' | 'snapshot' = 'update'): boolean {
+    return this.send(`{"type":"${type}","channel":${JSON.stringify(name)},"data":${dataJson}}`);
   }
 
   /** Counts an incoming request; false past `perSecond` in the current second. */

@@ -1,17 +1,24 @@
 import { Injectable } from '@nestjs/common';
-import type { UserStreamPlace } from '@perp/domain';
+import { type MarketStream, parseStreamName, type UserStreamPlace } from '@perp/domain';
+import { nativeMarketData } from './native-payloads';
 import { StreamConnection } from './stream-connection';
 
 /**
  * Who listens to what, in this replica's memory: canonical stream key → connections, and user
- * address → user-data connections. Feeds publish here; each event is serialized once and written
- * to every subscriber in its own framing.
+ * address → user-data connections (listen-key ones and authenticated native ones). Feeds publish
+ * here; each event is serialized once per surface (Binance, native) and written to every
+ * subscriber in its own framing.
  */
 @Injectable()
 export class StreamHub {
   private readonly streams = new Map<string, Set<StreamConnection>>();
   private readonly users = new Map<string, Set<StreamConnection>>();
+  private readonly nativeUsers = new Map<string, Set<StreamConnection>>();
+  /** Parsed stream keys (native frames are rendered by the stream's kind). */
+  private readonly parsed = new Map<string, MarketStream | undefined>();
   readonly connections = new Set<StreamConnection>();
+  /** Per symbol, the seq of the last book delta this replica read (book snapshots must reach it). */
+  readonly bookSeqs = new Map<string, number>();
   /** Told of every new subscription (a feed pushes its current state to newcomers). */
   onSubscribe: (key: string) => void = () => undefined;
   /** Told of every connection a listen key was attached to (the user feed resumes its key). */
@@ -53,6 +60,17 @@ export class StreamHub {
     this.onAttachUser(c);
   }
 
+  /** A native connection authenticated as `user` (its private channels). */
+  attachNative(c: StreamConnection, user: string): void {
+    let set = this.nativeUsers.get(user);
+    if (!set) this.nativeUsers.set(user, (set = new Set()));
+    set.add(c);
+  }
+
+  hasNativeUser(user: string): boolean {
+    return this.nativeUsers.has(user);
+  }
+
   usersConnected(): IterableIterator<[string, Set<StreamConnection>]> {
     return this.users.entries();
   }
@@ -64,6 +82,12 @@ export class StreamHub {
   remove(c: StreamConnection): void {
     this.connections.delete(c);
     for (const key of [...c.subscriptions.keys()]) this.unsubscribe(c, key);
+    const nativeUser = c.native?.user;
+    if (nativeUser !== undefined) {
+      const set = this.nativeUsers.get(nativeUser);
+      set?.delete(c);
+      if (set?.size === 0) this.nativeUsers.delete(nativeUser);
+    }
     if (c.user === undefined) return;
     const set = this.users.get(c.user);
     set?.delete(c);
@@ -91,19 +115,48 @@ export class StreamHub {
   publish(key: string, data: unknown): void {
     const set = this.streams.get(key);
     if (!set) return;
-    const json = JSON.stringify(data);
+    let json: string | undefined;
+    let nativeJson: string | undefined;
     // Most subscribers share a framing and a name: encode each distinct frame once.
     const frames = new Map<string, Buffer>();
     for (const c of set) {
       const name = c.subscriptions.get(key) ?? key;
-      const id = c.combined ? `c${name}` : 'raw';
-      let frame = frames.get(id);
-      if (!frame) frames.set(id, (frame = Buffer.from(StreamConnection.frame(c.combined, name, json))));
       if (this.corked && !this.corked.has(c)) {
         c.cork();
         this.corked.add(c);
       }
-      c.send(frame);
+      if (!c.native) {
+        const id = c.combined ? `c${name}` : 'raw';
+        let frame = frames.get(id);
+        if (!frame)
+          frames.set(
+            id,
+            (frame = Buffer.from(StreamConnection.frame(c.combined, name, (json ??= JSON.stringify(data))))),
+          );
+        c.send(frame);
+        continue;
+      }
+      const held = c.native.pendingBooks.get(key);
+      if (held) held.push(data);
+      else c.sendChannel(name, (nativeJson ??= JSON.stringify(this.nativeData(key, data))));
+    }
+  }
+
+  /** The native channel data of a stream event. */
+  nativeData(key: string, data: unknown): unknown {
+    if (!this.parsed.has(key)) this.parsed.set(key, parseStreamName(key));
+    const s = this.parsed.get(key);
+    return s ? nativeMarketData(s, data as Record<string, unknown>) : data;
+  }
+
+  /** One private channel update to `user`'s native connections subscribed to `kind`. */
+  publishNative(user: string, kind: string, data: unknown): void {
+    const set = this.nativeUsers.get(user);
+    if (!set) return;
+    let json: string | undefined;
+    for (const c of set) {
+      const name = c.native?.channels.get(kind);
+      if (name !== undefined) c.sendChannel(name, (json ??= JSON.stringify(data)));
     }
   }
 

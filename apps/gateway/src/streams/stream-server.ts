@@ -15,6 +15,7 @@ import { APP_CONFIG, type AppConfig } from '@perp/runtime';
 import { WebSocketServer } from 'ws';
 import { TRUSTED_PROXY_LIST } from '../access';
 import { listenKeyOwner } from '../fapi/account/listen-keys';
+import { NativeChannels, type NativeLogin } from './native-session';
 import { CLOSE, StreamConnection, type StreamSurface } from './stream-connection';
 import { StreamHub } from './stream-hub';
 import { isRequestError, parseStreamRequest, requestError, type StreamRequest } from './stream-requests';
@@ -51,9 +52,13 @@ interface Route {
   listenKey?: string;
 }
 
+/** The native API's path (channels, not Binance streams). */
+export const NATIVE_WS_PATH = '/api/v1/ws';
+
 /** The route of an upgrade path, or undefined (404). */
 export function routeOf(url: string): Route | undefined {
   const u = new URL(url, 'http://localhost');
+  if (u.pathname === NATIVE_WS_PATH) return { surface: 'native', combined: false, streams: [] };
   const m = /^\/(?:(public|market|private)\/)?(ws|stream)(?:\/(.*))?$/.exec(u.pathname);
   if (!m) return undefined;
   const surface = (m[1] ?? 'all') as StreamSurface;
@@ -67,10 +72,25 @@ export function routeOf(url: string): Route | undefined {
   return { surface, combined, streams: streams.filter((s) => s !== listenKey), listenKey };
 }
 
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  404: 'Not Found',
+  429: 'Too Many Requests',
+};
+
+/** The JWT a native client gave at connect: `?token=` (browsers) or `Authorization: Bearer`. */
+function connectToken(req: IncomingMessage): string | undefined {
+  const query = new URL(req.url ?? '/', 'http://localhost').searchParams.get('token');
+  if (query) return query;
+  const header = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '');
+  return header?.[1];
+}
+
 function refuse(socket: Duplex, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   socket.end(
-    `HTTP/1.1 ${status} ${status === 404 ? 'Not Found' : status === 429 ? 'Too Many Requests' : 'Bad Request'}\r\n` +
+    `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Bad Request'}\r\n` +
       `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
   );
 }
@@ -94,6 +114,7 @@ export class StreamServer implements OnApplicationBootstrap, BeforeApplicationSh
     private readonly adapterHost: HttpAdapterHost,
     private readonly hub: StreamHub,
     private readonly markets: MarketRegistry,
+    private readonly native: NativeChannels,
     @Inject(HOT_STORE) private readonly hot: HotStore,
     @Inject(TRUSTED_PROXY_LIST) private readonly trustedProxies: IpList,
     @Inject(APP_CONFIG) config: AppConfig,
@@ -137,6 +158,7 @@ export class StreamServer implements OnApplicationBootstrap, BeforeApplicationSh
     const ip = clientIp(req.socket.remoteAddress, req.headers['x-forwarded-for'], this.trustedProxies);
     if ((this.perIp.get(ip) ?? 0) >= this.limits.maxConnectionsPerIp)
       return refuse(socket, 429, { code: -1, msg: 'Too many connections from this IP.' });
+    if (route.surface === 'native') return this.upgradeNative(req, socket, head, ip);
     const keys: [string, string][] = [];
     for (const name of route.streams) {
       const key = this.keyOf(name, route.surface);
@@ -160,10 +182,27 @@ export class StreamServer implements OnApplicationBootstrap, BeforeApplicationSh
     });
   }
 
+  /** `/api/v1/ws`: a token given at connect must be good (401 INVALID_TOKEN); none is fine (public only). */
+  private upgradeNative(req: IncomingMessage, socket: Duplex, head: Buffer, ip: string): void {
+    const token = connectToken(req);
+    let login: NativeLogin | undefined;
+    if (token !== undefined) {
+      const r = this.native.login(token);
+      if ('error' in r) return refuse(socket, 401, { error: r.error, code: 'INVALID_TOKEN' });
+      login = r;
+    }
+    this.wss.handleUpgrade(req, socket, head, (ws) => {
+      const c = new StreamConnection(ws, ip, 'native', false, this.limits.maxBufferedBytes);
+      c.native = NativeChannels.state();
+      this.accept(c);
+      if (login) this.native.authenticate(c, login);
+    });
+  }
+
   /** The canonical key of a market stream served on `surface`, undefined when it is none. */
   private keyOf(name: string, surface: StreamSurface): string | undefined {
     const s = parseStreamName(name);
-    if (!s || !servedOn(s, surface)) return undefined;
+    if (!s || surface === 'native' || !servedOn(s, surface)) return undefined;
     if ('symbol' in s && !this.markets.find(s.symbol)) return undefined;
     return streamKey(s);
   }
@@ -195,6 +234,7 @@ export class StreamServer implements OnApplicationBootstrap, BeforeApplicationSh
   }
 
   private async handle(c: StreamConnection, text: string): Promise<void> {
+    if (c.native) return this.native.handle(c, text, this.limits.maxStreamsPerConnection);
     const r = parseStreamRequest(text);
     c.send(JSON.stringify(isRequestError(r) ? r : await this.answer(c, r)));
   }
@@ -258,8 +298,12 @@ export class StreamServer implements OnApplicationBootstrap, BeforeApplicationSh
     }
   }
 
-  /** A user-data connection whose key is gone gets Binance's listenKeyExpired event and is closed. */
+  /**
+   * A user-data connection whose key is gone gets Binance's listenKeyExpired event and is closed; a
+   * native one whose login token expired gets an INVALID_TOKEN error frame and is closed.
+   */
   async checkListenKeys(now = Date.now()): Promise<void> {
+    this.native.expireLogins(now);
     for (const c of [...this.hub.connections]) {
       if (c.listenKey === undefined || !c.open) continue;
       if ((await listenKeyOwner(this.hot, c.listenKey)) !== undefined) continue;

@@ -70,4 +70,53 @@ describe('UserEventRenderer', () => {
     const out = r.render([event('in/1', ALICE, funding), event('in/1', ALICE, balance('7'))], 0);
     expect(out.map((e) => e.place)).toEqual([{ partition: 3, groupStart: 0n, offset: 1n, sub: 1 }]);
   });
+
+  it('places ACCOUNT_CONFIG_UPDATE and MARGIN_CALL at their account events (a replay re-renders them alike); the group hook sees every user', () => {
+    const groups: [string, string[]][] = [];
+    const r = new UserEventRenderer(
+      new MarketRegistry([]),
+      new Logger('test'),
+      (user) => user === ALICE,
+      (change) => groups.push([change.user, change.events.map((e) => e.type)]),
+    );
+    const marginCall = {
+      type: 'marginCall',
+      crossWalletBalance: '10',
+      positions: [
+        {
+          symbol: 'BTCUSDT',
+          positionSide: 'LONG',
+          positionAmt: '0.5',
+          marginType: 'CROSSED',
+          isolatedWallet: '0',
+          markPrice: '40000',
+          unrealizedPnl: '-5000',
+          maintMargin: '100',
+        },
+      ],
+    };
+    const log = [
+      event('in/1', ALICE, { type: 'leverage', symbol: 'BTCUSDT', leverage: 7 }, '1'),
+      event('in/2', BOB, balance('5'), '1'),
+      event('in/3', ALICE, marginCall, '1'),
+    ];
+    const out = r.render(log, 0);
+    expect(out.map((e) => [e.place, (e.data as { e: string }).e])).toEqual([
+      [{ partition: 3, groupStart: 0n, offset: 0n, sub: 0 }, 'ACCOUNT_CONFIG_UPDATE'],
+      [{ partition: 3, groupStart: 2n, offset: 2n, sub: 0 }, 'MARGIN_CALL'],
+    ]);
+    expect(out[0]!.data).toMatchObject({ ac: { s: 'BTCUSDT', l: 7 } });
+    expect(out[1]!.data).toMatchObject({ cw: '10.00000000', p: [{ s: 'BTCUSDT', ps: 'LONG', pa: '0.5' }] });
+    expect(groups).toEqual([
+      [ALICE, ['leverage']],
+      [BOB, ['balance']],
+      [ALICE, ['marginCall']],
+    ]);
+    // A replay renders the same events at the same places.
+    expect(
+      renderer()
+        .render(log.slice(2), 0)
+        .map((e) => e.place),
+    ).toEqual([out[1]!.place]);
+  });
 });

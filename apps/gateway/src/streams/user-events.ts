@@ -2,7 +2,14 @@ import type { Logger } from '@nestjs/common';
 import type { BusMessage } from '@perp/bus';
 import { type AccountEvent, HEADER_INPUT_END, parseMessage } from '@perp/contracts';
 import { type MarketRegistry, Money, type UserStreamPlace } from '@perp/domain';
-import { type AccountChange, accountUpdate, orderTradeUpdate } from './user-payloads';
+import {
+  accountConfigUpdate,
+  type AccountChange,
+  accountUpdate,
+  algoUpdate,
+  marginCall,
+  orderTradeUpdate,
+} from './user-payloads';
 
 /** One user data event and its place on the log. */
 export interface UserStreamEvent {
@@ -37,6 +44,8 @@ export class UserEventRenderer {
     private readonly logger: Logger,
     /** Users whose events to render (the wallets of every user are followed). */
     private readonly wanted: (user: string) => boolean,
+    /** Told of every user's input group once whole (the live feed's native channels and forceOrder streams). */
+    private readonly onGroup: (change: AccountChange) => void = () => undefined,
   ) {}
 
   render(ms: readonly BusMessage[], now: number): UserStreamEvent[] {
@@ -77,18 +86,27 @@ export class UserEventRenderer {
     const previous = this.wallets.get(change.user);
     for (const e of change.events)
       if (e.type === 'balance') this.wallets.set(change.user, new Money(e.walletBalance));
+    this.onGroup(change);
     if (!this.wanted(change.user)) return;
     const { user, partition } = change;
     const groupStart = change.offsets[0]!;
     const fills = new Map<string, Extract<AccountEvent, { type: 'trade' }>['trade']>();
+    // The orders algo orders fired as, as the input left them (ALGO_UPDATE's fill figures).
+    const orders = new Map<string, Extract<AccountEvent, { type: 'order' }>['order']>();
+    for (const e of change.events) if (e.type === 'order') orders.set(e.order.orderId, e.order);
+    // Each account event renders at most one event of its own, placed at its offset (sub 0).
     for (const [i, e] of change.events.entries()) {
+      let data: unknown;
       if (e.type === 'trade') fills.set(e.trade.orderId, e.trade);
       else if (e.type === 'order') {
         const fill = fills.get(e.order.orderId);
         fills.delete(e.order.orderId);
-        const data = orderTradeUpdate(this.markets.find(e.order.symbol), e.order, fill, now);
+        data = orderTradeUpdate(this.markets.find(e.order.symbol), e.order, fill, now);
+      } else if (e.type === 'algoOrder') data = algoUpdate(e.algo, orders.get(e.algo.actualOrderId), now);
+      else if (e.type === 'leverage') data = accountConfigUpdate(e, now);
+      else if (e.type === 'marginCall') data = marginCall(e, now);
+      if (data !== undefined)
         out.push({ user, place: { partition, groupStart, offset: change.offsets[i]!, sub: 0 }, data });
-      }
     }
     const update = accountUpdate(change, previous, now);
     const offset = change.offsets[change.offsets.length - 1]!;

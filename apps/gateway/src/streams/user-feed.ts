@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import { Bus, type BusMessage, type Subscription } from '@perp/bus';
 import { HOT_STORE, type HotStore } from '@perp/cache';
-import { TOPICS } from '@perp/contracts';
+import { type AccountEvent, TOPICS } from '@perp/contracts';
 import {
   decodePlace,
   encodePlace,
@@ -19,9 +19,12 @@ import {
   type UserStreamPlace,
 } from '@perp/domain';
 import { LISTEN_KEY_KEYS, LISTEN_KEY_TTL_MS } from '../fapi/account/listen-keys';
+import { nativeConditionalView, nativeRecordView } from '../native/trading/native-order-view';
+import { nativeBalanceUpdate, nativePositionUpdate } from './native-payloads';
 import type { StreamConnection } from './stream-connection';
 import { StreamHub } from './stream-hub';
 import { UserEventRenderer } from './user-events';
+import { type AccountChange, forceOrderPayload } from './user-payloads';
 
 const TOPIC = TOPICS.accountEvents.name;
 /** Longest a replay of missed events may take before the connection is closed (the client reconnects). */
@@ -30,7 +33,9 @@ const REPLAY_TIMEOUT_MS = 60_000;
 /**
  * This replica's user data streams: the account events topic read with a consumer group of its
  * own, from the latest on, rendered (user-events.ts) for the users connected here, in the order
- * risk produced them.
+ * risk produced them; also the native private channels (orders, positions, balances, algoOrders)
+ * of the users authenticated on /api/v1/ws, and completed liquidations on the public `forceOrder`
+ * streams (both live only: they are not replayed).
  *
  * No loss across a reconnect (to this or another replica, a restarted one included): each listen
  * key records in the hot store the place of the last event a connection of it handed to the
@@ -53,7 +58,12 @@ export class UserFeed implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly markets: MarketRegistry,
     @Inject(HOT_STORE) private readonly hot: HotStore,
   ) {
-    this.renderer = new UserEventRenderer(markets, this.logger, (user) => hub.hasUser(user));
+    this.renderer = new UserEventRenderer(
+      markets,
+      this.logger,
+      (user) => hub.hasUser(user),
+      (change) => this.onGroup(change),
+    );
     hub.onAttachUser = (c) => void this.resume(c);
     hub.onUserWritten = (c, place) => void this.record(c, place);
   }
@@ -75,6 +85,35 @@ export class UserFeed implements OnApplicationBootstrap, OnModuleDestroy {
 
   private onAccountEvents(ms: readonly BusMessage[]): void {
     for (const e of this.renderer.render(ms, Date.now())) this.hub.publishUser(e.user, e.data, e.place);
+  }
+
+  /** One input's events of one user, whole: the native private channels and the liquidation streams. */
+  private onGroup(change: AccountChange): void {
+    for (const e of change.events)
+      if (e.type === 'forceOrder' && e.forceOrder.autoCloseType === 'LIQUIDATION') this.liquidation(e);
+    if (this.hub.hasNativeUser(change.user)) this.emitNative(change);
+  }
+
+  /** The native private channels' updates of one input, in the order risk emitted its events. */
+  private emitNative(change: AccountChange): void {
+    const publish = (kind: string, data: unknown) => this.hub.publishNative(change.user, kind, data);
+    for (const e of change.events) {
+      if (e.type === 'order') publish('orders', nativeRecordView(e.order, this.markets.find(e.order.symbol)));
+      else if (e.type === 'algoOrder') publish('algoOrders', nativeConditionalView(e.algo));
+      else if (e.type === 'position')
+        publish('positions', nativePositionUpdate(e, this.markets.find(e.symbol)));
+      else if (e.type === 'balance') publish('balances', nativeBalanceUpdate(e));
+    }
+  }
+
+  /** A completed liquidation on the public liquidation streams (whoever's it was: anonymous there). */
+  private liquidation(e: Extract<AccountEvent, { type: 'forceOrder' }>): void {
+    const m = this.markets.find(e.forceOrder.symbol);
+    const key = `${m?.symbol ?? e.forceOrder.symbol}@forceOrder`;
+    if (!this.hub.has(key) && !this.hub.has('!forceOrder@arr')) return;
+    const payload = forceOrderPayload(m, e.forceOrder, Date.now());
+    this.hub.publish(key, payload);
+    this.hub.publish('!forceOrder@arr', payload);
   }
 
   /** The key's last delivered place, for a reconnect to start after (same TTL as the key). */

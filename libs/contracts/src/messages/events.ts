@@ -289,6 +289,14 @@ export const accountEvent = z.discriminatedUnion('type', [
   }),
   /** The algo order's whole record after each change (placed, triggered, finished, canceled, expired, failed). */
   z.object({ ...envelope, type: z.literal('algoOrder'), user: address, algo: algoOrderRecord }),
+  /** The user's leverage on a symbol after a `leverage.set` that changed it (Binance ACCOUNT_CONFIG_UPDATE). */
+  z.object({
+    ...envelope,
+    type: z.literal('leverage'),
+    user: address,
+    symbol,
+    leverage: z.number().int().positive(),
+  }),
 ]);
 export type AccountEvent = z.infer<typeof accountEvent>;
 

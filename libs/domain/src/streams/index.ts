@@ -16,3 +16,9 @@ export {
   placeBefore,
   type UserStreamPlace,
 } from './user-stream-place';
+export {
+  parseNativeChannel,
+  type NativeChannel,
+  type NativePrivateKind,
+  type NativePublicKind,
+} from './native-channels';

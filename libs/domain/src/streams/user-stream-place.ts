@@ -1,15 +1,15 @@
 /**
  * Where a user data event sits on the log: every event of one account comes from one partition of
  * the account events topic (keyed by user), so its offset orders it. One account event can give
- * two stream events (an order's ORDER_TRADE_UPDATE and the input's closing ACCOUNT_UPDATE), told
- * apart by `sub`. `groupStart` is the offset of the first event of the input the event came from:
+ * two stream events (its own, e.g. an order's ORDER_TRADE_UPDATE, and the input's closing
+ * ACCOUNT_UPDATE), told apart by `sub`. `groupStart` is the offset of the first event of the input the event came from:
  * a replay starts there to render the input whole, as the live feed did.
  */
 export interface UserStreamPlace {
   partition: number;
   groupStart: bigint;
   offset: bigint;
-  /** 0: an event of the account event itself (ORDER_TRADE_UPDATE); 1: the input's closing ACCOUNT_UPDATE. */
+  /** 0: the account event's own (ORDER_TRADE_UPDATE, ALGO_UPDATE, …); 1: the input's closing ACCOUNT_UPDATE. */
   sub: 0 | 1;
 }
 

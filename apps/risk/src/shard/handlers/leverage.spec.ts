@@ -16,6 +16,16 @@ describe('leverage handler', () => {
     expect(h.run(leverage(125)).reply?.result).toMatchObject({ leverage: 125, maxNotionalValue: '50000' });
   });
 
+  it('publishes a change as a leverage account event, a repeat of the standing value as nothing', () => {
+    const h = riskHarness();
+    expect(h.run(leverage(10)).accountEvents).toEqual([
+      { type: 'leverage', user: ALICE, symbol: 'BTCUSDT', leverage: 10 },
+    ]);
+    expect(h.run(leverage(10)).accountEvents).toEqual([]);
+    // 20 is the default an account starts with: setting it on a fresh account changes nothing.
+    expect(h.run(leverage(20, 'ETHUSDT')).accountEvents).toEqual([]);
+  });
+
   it("margins the user's next order at the new leverage", () => {
     const h = riskHarness();
     h.run(deposit(ALICE, '1000'));
@@ -33,6 +43,7 @@ describe('leverage handler', () => {
       error: { reason: 'INVALID_LEVERAGE', msg: 'leverage must be an integer from 1 to 125' },
     });
     expect(out.users.size).toBe(0);
+    expect(out.accountEvents).toEqual([]);
     expect(h.book.account(ALICE).leverage(h.markets.find('BTCUSDT')!)).toBe(20);
   });
 
