@@ -91,7 +91,7 @@ describe('WebSocket streams on two gateway replicas (real processes, Kafka mock)
   afterAll(async () => {
     for (const c of clients) if (!c.closed) c.ws.terminate();
     await cluster?.close();
-  });
+  }, 60_000);
 
   it('clients on either replica get the same market events and the same user events, in the same order', async () => {
     const [marketA, marketB] = [
