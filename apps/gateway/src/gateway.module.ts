@@ -5,6 +5,7 @@ import { AdminMarketsController } from './admin/admin-markets.controller';
 import { AdminTokenGuard } from './admin/admin-token.guard';
 import { FapiAccountModule } from './fapi/account/fapi-account.module';
 import { FapiGeneralController } from './fapi/fapi-general.controller';
+import { PublicReadLanes } from './fapi/lanes/public-read-lanes';
 import { FapiMarketModule } from './fapi/market/fapi-market.module';
 import { FapiMarketStatsModule } from './fapi/market-stats/market-stats.module';
 import { FapiAlgoOrdersController } from './fapi/orders/fapi-algo-orders.controller';
@@ -40,6 +41,6 @@ import { StreamsModule } from './streams/streams.module';
     FapiOrdersController,
     FapiAlgoOrdersController,
   ],
-  providers: [AdminTokenGuard, AlgoOrderReader],
+  providers: [AdminTokenGuard, AlgoOrderReader, PublicReadLanes],
 })
 export class GatewayModule {}

@@ -20,6 +20,10 @@ export const BENCH_ADMIN_TOKEN = `bench-admin-${randomBytes(12).toString('hex')}
 /** Node options of the exchange as deploy/scripts/start.sh (npm start) gives them, source maps aside. */
 export const EXCHANGE_NODE_ARGS = ['--max-semi-space-size=64'];
 
+/** `BENCH_CPU_PROF=DIR`: the exchange writes a V8 CPU profile into DIR when it stops. */
+const profileArgs = (): string[] =>
+  process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+
 /** Limits far above what two users can send here: a 429 would measure the limiter, not the path. */
 const UNLIMITED = '1000000000';
 
@@ -201,7 +205,7 @@ export function startExchange(o: ExchangeOptions): Promise<ChildServer> {
   return startChild({
     name: o.databaseUrl ? 'exchange (Postgres server)' : 'exchange (embedded)',
     script: join(o.repoRoot, 'dist/apps/exchange/src/main.js'),
-    nodeArgs: EXCHANGE_NODE_ARGS,
+    nodeArgs: [...EXCHANGE_NODE_ARGS, ...profileArgs()],
     env,
     cwd: o.repoRoot,
     readyTimeoutMs: o.readyTimeoutMs,

@@ -33,6 +33,10 @@ import { machine, problems, ratios, type Row, type ServerKind, type Skipped, tab
 import { type ApiKey, type OrderMix, OrderFlow, ResponseTally } from './signed-orders';
 
 const SHORT = process.env.BENCH_MODE === 'short';
+/** `BENCH_ROWS=orders` or `reads` runs only those rows (profiling one path); default both. */
+const ROWS = process.env.BENCH_ROWS ?? 'all';
+const ORDERS = ROWS !== 'reads';
+const READS = ROWS !== 'orders';
 const MODE = SHORT ? 'short' : 'full';
 const ROW_SECONDS = SHORT ? 1.5 : 10;
 const WARM_SECONDS = SHORT ? 0.5 : 3;
@@ -184,8 +188,8 @@ async function bareRows(repoRoot: string): Promise<Row[]> {
       secretKey: randomBytes(32).toString('hex'),
     });
     await flowCannon(bare.url, MANY, WARM_SECONDS, new OrderFlow(MIX, key(), key(), 'w'));
-    const rows = await orderRows('bare', bare.url, key(), key());
-    rows.push(await readRow('bare', 'get.c32', 'GET small JSON, 32 conn', bare.url, '/'));
+    const rows = ORDERS ? await orderRows('bare', bare.url, key(), key()) : [];
+    if (READS) rows.push(await readRow('bare', 'get.c32', 'GET small JSON, 32 conn', bare.url, '/'));
     return rows;
   } finally {
     await bare.stop();
@@ -207,8 +211,8 @@ async function exchangeRows(server: ServerKind, repoRoot: string, databaseUrl?: 
 
     await flowCannon(ex.url, MANY, WARM_SECONDS, new OrderFlow(MIX, a, b, `${server[0]}warm`));
     await waitUntilIdle(ex.url, [a, b], SYMBOL);
-    const rows = await orderRows(server, ex.url, a, b);
-    if (server === 'embedded') {
+    const rows = ORDERS ? await orderRows(server, ex.url, a, b) : [];
+    if (server === 'embedded' && READS) {
       rows.push(
         await readRow(server, 'exchangeInfo.c32', 'GET exchangeInfo, 32 conn', ex.url, EXCHANGE_INFO),
       );
@@ -237,7 +241,9 @@ async function main(): Promise<number> {
   const skipped: Skipped[] = [];
   rows.push(...(await bareRows(repoRoot)));
   rows.push(...(await exchangeRows('embedded', repoRoot)));
-  const db = await freshBenchDatabase(process.env.BENCH_DATABASE_URL ?? DEFAULT_BENCH_DATABASE_URL);
+  const db = !ORDERS
+    ? { ok: false as const, reason: 'BENCH_ROWS=reads' }
+    : await freshBenchDatabase(process.env.BENCH_DATABASE_URL ?? DEFAULT_BENCH_DATABASE_URL);
   if (db.ok) rows.push(...(await exchangeRows('postgres', repoRoot, db.url)));
   else {
     skipped.push({ server: 'postgres', reason: db.reason });
