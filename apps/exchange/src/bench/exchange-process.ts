@@ -9,7 +9,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '@perp/testing';
@@ -91,6 +91,22 @@ function hookProcessExit(): void {
       runCleanups();
       process.exit(130);
     });
+}
+
+/**
+ * CPU time (user + system, ms) a process has used so far, from /proc (Linux; undefined elsewhere or
+ * once it is gone). Clock ticks are taken as 100 Hz, the Linux default (USER_HZ).
+ */
+export function processCpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces), from field 3 on: utime is 14, stime 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Kills every child still running and removes every temporary directory. */
