@@ -26,10 +26,12 @@ describe('HttpFastLanes', () => {
   it('answers a bodyless GET of its path with the query; everything else reaches the framework', async () => {
     expect(await text('/fast?a=1')).toBe('lane a=1');
     expect(await text('/fast')).toBe('lane ');
+    expect(lanes.taken).toBe(2);
     expect(await text('/fast?decline=1')).toBe('framework');
     expect(await text('/fast/')).toBe('framework');
     expect(await text('/other')).toBe('framework');
     expect(await text('/fast', { method: 'POST', body: 'x' })).toBe('framework');
+    expect(lanes.taken).toBe(2);
     expect(() => lanes.add('/fast', () => false)).toThrow('exists already');
   });
 

@@ -14,6 +14,8 @@ export type FastLane = (req: IncomingMessage, res: ServerResponse, query: string
  */
 export class HttpFastLanes {
   private readonly lanes = new Map<string, FastLane>();
+  /** Requests a lane has taken so far. */
+  taken = 0;
 
   add(path: string, lane: FastLane): void {
     if (this.lanes.has(path)) throw new Error(`a fast lane for ${path} exists already`);
@@ -44,6 +46,8 @@ export class HttpFastLanes {
     const url = req.url ?? '';
     const q = url.indexOf('?');
     const lane = this.lanes.get(q < 0 ? url : url.slice(0, q));
-    return lane !== undefined && lane(req, res, q < 0 ? '' : url.slice(q + 1));
+    if (lane === undefined || !lane(req, res, q < 0 ? '' : url.slice(q + 1))) return false;
+    this.taken++;
+    return true;
   }
 }
