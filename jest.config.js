@@ -10,8 +10,4 @@ const projects = ['apps', 'libs'].flatMap((dir) =>
 module.exports = {
   projects,
   reporters: ['default', '<rootDir>/libs/testing/summary-reporter.js'],
-  // A handle left open by some suite (seen since the WebSocket suites landed; not yet found: see
-  // issue #15's note) kept the run alive after the last test. Every suite closes its own servers,
-  // so ending the process once all results are in loses nothing.
-  forceExit: true,
 };

@@ -7,6 +7,7 @@ import { AdminTokenGuard } from './admin/admin-token.guard';
 import { SolvencyReader } from './admin/solvency-reader';
 import { FapiAccountModule } from './fapi/account/fapi-account.module';
 import { FapiGeneralController } from './fapi/fapi-general.controller';
+import { PublicReadLanes } from './fapi/lanes/public-read-lanes';
 import { FapiMarketModule } from './fapi/market/fapi-market.module';
 import { FapiMarketStatsModule } from './fapi/market-stats/market-stats.module';
 import { FapiAlgoOrdersController } from './fapi/orders/fapi-algo-orders.controller';
@@ -46,6 +47,6 @@ import { StreamsModule } from './streams/streams.module';
     FapiOrdersController,
     FapiAlgoOrdersController,
   ],
-  providers: [AdminTokenGuard, AlgoOrderReader, SolvencyReader],
+  providers: [AdminTokenGuard, AlgoOrderReader, SolvencyReader, PublicReadLanes],
 })
 export class GatewayModule {}

@@ -5,4 +5,5 @@ export * from './metrics/metrics';
 export * from './metrics/sampled-gauge';
 export * from './http/error-envelope.filter';
 export * from './http/create-http-app';
+export * from './http/fast-lanes';
 export * from './http/bootstrap';

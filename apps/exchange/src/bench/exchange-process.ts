@@ -9,7 +9,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '@perp/testing';
@@ -19,6 +19,10 @@ export const BENCH_ADMIN_TOKEN = `bench-admin-${randomBytes(12).toString('hex')}
 
 /** Node options of the exchange as deploy/scripts/start.sh (npm start) gives them, source maps aside. */
 export const EXCHANGE_NODE_ARGS = ['--max-semi-space-size=64'];
+
+/** `BENCH_CPU_PROF=DIR`: the exchange writes a V8 CPU profile into DIR when it stops. */
+const profileArgs = (): string[] =>
+  process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
 
 /** Limits far above what two users can send here: a 429 would measure the limiter, not the path. */
 const UNLIMITED = '1000000000';
@@ -87,6 +91,22 @@ function hookProcessExit(): void {
       runCleanups();
       process.exit(130);
     });
+}
+
+/**
+ * CPU time (user + system, ms) a process has used so far, from /proc (Linux; undefined elsewhere or
+ * once it is gone). Clock ticks are taken as 100 Hz, the Linux default (USER_HZ).
+ */
+export function processCpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces), from field 3 on: utime is 14, stime 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Kills every child still running and removes every temporary directory. */
@@ -201,7 +221,7 @@ export function startExchange(o: ExchangeOptions): Promise<ChildServer> {
   return startChild({
     name: o.databaseUrl ? 'exchange (Postgres server)' : 'exchange (embedded)',
     script: join(o.repoRoot, 'dist/apps/exchange/src/main.js'),
-    nodeArgs: EXCHANGE_NODE_ARGS,
+    nodeArgs: [...EXCHANGE_NODE_ARGS, ...profileArgs()],
     env,
     cwd: o.repoRoot,
     readyTimeoutMs: o.readyTimeoutMs,

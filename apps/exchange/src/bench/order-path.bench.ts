@@ -10,6 +10,8 @@
  * even open-loop schedule, and autocannon's `overallRate`), then public reads (`exchangeInfo`, and
  * the market data: `ticker/24hr`, `depth`, `bookTicker`, `klines`) at 32 connections. The bare server gets the very same signed requests (same client
  * work per request) and plain GETs. Latencies are per request, in ms; req/s counts 2xx answers.
+ * Each row also reports the serving process's CPU time per request (/proc, Linux): on a machine
+ * shared with other work, req/s ratios move with the load; CPU per request much less.
  *
  * Figures are never enforced. The run fails (exit 1) only when something breaks: a server does not
  * start, the order flow is refused before measuring, or a row has more than 1 % non-2xx/errors.
@@ -24,15 +26,30 @@ import { DEFAULT_BENCH_DATABASE_URL, freshBenchDatabase } from './bench-database
 import {
   BENCH_ADMIN_TOKEN,
   type ChildServer,
+  processCpuMs,
   startBareServer,
   startExchange,
   stopAllChildren,
 } from './exchange-process';
 import { type Measured, orderFlowRequests, pacedOrderSource, runCannon, runPaced } from './load';
-import { machine, problems, ratios, type Row, type ServerKind, type Skipped, table, targets } from './report';
+import {
+  cpuRatios,
+  machine,
+  problems,
+  ratios,
+  type Row,
+  type ServerKind,
+  type Skipped,
+  table,
+  targets,
+} from './report';
 import { type ApiKey, type OrderMix, OrderFlow, ResponseTally } from './signed-orders';
 
 const SHORT = process.env.BENCH_MODE === 'short';
+/** `BENCH_ROWS=orders` or `reads` runs only those rows (profiling one path); default both. */
+const ROWS = process.env.BENCH_ROWS ?? 'all';
+const ORDERS = ROWS !== 'reads';
+const READS = ROWS !== 'orders';
 const MODE = SHORT ? 'short' : 'full';
 const ROW_SECONDS = SHORT ? 1.5 : 10;
 const WARM_SECONDS = SHORT ? 0.5 : 3;
@@ -61,6 +78,9 @@ const MARKET_READS = [
 const T0 = Date.now();
 const log = (s: string) => process.stderr.write(`[${((Date.now() - T0) / 1000).toFixed(1)} s] ${s}\n`);
 
+/** The process serving each kind of row, for its CPU time per request (robust on a shared machine). */
+const serverPids: Partial<Record<ServerKind, number>> = {};
+
 /** Runs one row and labels it; order rows carry the tally of their answers. */
 async function row(
   server: ServerKind,
@@ -72,8 +92,12 @@ async function row(
   tally?: ResponseTally,
 ): Promise<Row> {
   log(`  ${server}: ${label} ...`);
+  const cpu0 = processCpuMs(serverPids[server]);
   const m = await run();
+  const cpu1 = processCpuMs(serverPids[server]);
   const r: Row = { id: `${server}.${id}`, label, server, connections, ...m, ...extra };
+  if (cpu0 !== undefined && cpu1 !== undefined && m.responses > 0)
+    r.serverCpuUsPerRequest = Number((((cpu1 - cpu0) * 1000) / m.responses).toFixed(1));
   if (tally)
     Object.assign(r, { statuses: tally.statuses, notOrders: tally.notOrders, refusals: tally.refusals });
   log(
@@ -177,6 +201,7 @@ const readRow = (server: ServerKind, id: string, label: string, url: string, pat
 
 async function bareRows(repoRoot: string): Promise<Row[]> {
   const bare = await startBareServer(repoRoot);
+  serverPids.bare = bare.pid;
   try {
     // Keys the bare server never checks: the client still signs every request.
     const key = (): ApiKey => ({
@@ -184,8 +209,8 @@ async function bareRows(repoRoot: string): Promise<Row[]> {
       secretKey: randomBytes(32).toString('hex'),
     });
     await flowCannon(bare.url, MANY, WARM_SECONDS, new OrderFlow(MIX, key(), key(), 'w'));
-    const rows = await orderRows('bare', bare.url, key(), key());
-    rows.push(await readRow('bare', 'get.c32', 'GET small JSON, 32 conn', bare.url, '/'));
+    const rows = ORDERS ? await orderRows('bare', bare.url, key(), key()) : [];
+    if (READS) rows.push(await readRow('bare', 'get.c32', 'GET small JSON, 32 conn', bare.url, '/'));
     return rows;
   } finally {
     await bare.stop();
@@ -197,6 +222,7 @@ async function exchangeRows(server: ServerKind, repoRoot: string, databaseUrl?: 
   const ex: ChildServer = await startExchange({ repoRoot, databaseUrl, readyTimeoutMs: READY_TIMEOUT_MS });
   try {
     log(`  ${ex.name} ready in ${((Date.now() - t0) / 1000).toFixed(1)} s (pid ${ex.pid})`);
+    serverPids[server] = ex.pid;
     const a = await newFundedUser(ex.url, BENCH_ADMIN_TOKEN, DEPOSIT);
     const b = await newFundedUser(ex.url, BENCH_ADMIN_TOKEN, DEPOSIT);
     await pushIndexPrice(ex.url, BENCH_ADMIN_TOKEN, SYMBOL, MIX.price);
@@ -207,8 +233,8 @@ async function exchangeRows(server: ServerKind, repoRoot: string, databaseUrl?: 
 
     await flowCannon(ex.url, MANY, WARM_SECONDS, new OrderFlow(MIX, a, b, `${server[0]}warm`));
     await waitUntilIdle(ex.url, [a, b], SYMBOL);
-    const rows = await orderRows(server, ex.url, a, b);
-    if (server === 'embedded') {
+    const rows = ORDERS ? await orderRows(server, ex.url, a, b) : [];
+    if (server === 'embedded' && READS) {
       rows.push(
         await readRow(server, 'exchangeInfo.c32', 'GET exchangeInfo, 32 conn', ex.url, EXCHANGE_INFO),
       );
@@ -237,7 +263,9 @@ async function main(): Promise<number> {
   const skipped: Skipped[] = [];
   rows.push(...(await bareRows(repoRoot)));
   rows.push(...(await exchangeRows('embedded', repoRoot)));
-  const db = await freshBenchDatabase(process.env.BENCH_DATABASE_URL ?? DEFAULT_BENCH_DATABASE_URL);
+  const db = !ORDERS
+    ? { ok: false as const, reason: 'BENCH_ROWS=reads' }
+    : await freshBenchDatabase(process.env.BENCH_DATABASE_URL ?? DEFAULT_BENCH_DATABASE_URL);
   if (db.ok) rows.push(...(await exchangeRows('postgres', repoRoot, db.url)));
   else {
     skipped.push({ server: 'postgres', reason: db.reason });
@@ -265,6 +293,7 @@ async function main(): Promise<number> {
       totalSeconds: Number(((Date.now() - started) / 1000).toFixed(1)),
       rows,
       ratios: r,
+      cpuRatios: cpuRatios(rows),
       targets: t,
       skipped,
       problems: broken,

@@ -1,4 +1,4 @@
-import { problems, ratios, type Row, table, targets } from './report';
+import { cpuRatios, problems, ratios, type Row, table, targets } from './report';
 
 const row = (id: string, perSecond: number, extra: Partial<Row> = {}): Row => {
   const [server, ...rest] = id.split('.');
@@ -45,6 +45,16 @@ describe('benchmark report', () => {
       'embedded.klines.c32': 0.6,
     });
     expect(table(rows)).toContain('45.0 %');
+  });
+
+  it('compares CPU per request with the bare row of the same shape, null where either is unknown', () => {
+    const cpu = [
+      row('bare.get.c32', 16000, { serverCpuUsPerRequest: 15 }),
+      row('embedded.ticker.c32', 14000, { serverCpuUsPerRequest: 30 }),
+      row('embedded.depth.c32', 13000),
+    ];
+    expect(cpuRatios(cpu)).toEqual({ 'embedded.ticker.c32': 0.5, 'embedded.depth.c32': null });
+    expect(table(cpu)).toContain('50.0 %');
   });
 
   it("reports the issue's targets, latency ones only at the full rate, null for rows not run", () => {

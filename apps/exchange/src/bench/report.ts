@@ -24,6 +24,8 @@ export interface Row extends Measured {
   refusals?: string[];
   /** Order rows: ms from the row's end until market data's consumer lag was 0. */
   marketDataCatchUpMs?: number;
+  /** CPU time (user + system) of the serving process per answer, in µs (Linux only). */
+  serverCpuUsPerRequest?: number;
 }
 
 export interface Skipped {
@@ -54,6 +56,20 @@ export function ratios(rows: Row[]): Record<string, number | null> {
   const out: Record<string, number | null> = {};
   for (const [id, base] of Object.entries(BASELINE_OF))
     if (rows.some((r) => r.id === id)) out[id] = ratio(rows, id, base);
+  return out;
+}
+
+/**
+ * Bare server CPU per request over the row's, for each compared row: like `ratios` (1 = as cheap as
+ * bare), but from CPU time, which other work on the machine disturbs far less than req/s.
+ */
+export function cpuRatios(rows: Row[]): Record<string, number | null> {
+  const out: Record<string, number | null> = {};
+  for (const [id, base] of Object.entries(BASELINE_OF)) {
+    const a = rows.find((r) => r.id === id)?.serverCpuUsPerRequest;
+    const b = rows.find((r) => r.id === base)?.serverCpuUsPerRequest;
+    if (rows.some((r) => r.id === id)) out[id] = a && b ? Number((b / a).toFixed(4)) : null;
+  }
   return out;
 }
 
@@ -99,6 +115,7 @@ const fmt = (x: number, digits: number) => x.toFixed(digits);
 
 export function table(rows: Row[]): string {
   const r = ratios(rows);
+  const c = cpuRatios(rows);
   const head = [
     'server',
     'row',
@@ -110,6 +127,8 @@ export function table(rows: Row[]): string {
     'errors',
     'not sent',
     'vs bare',
+    'cpu µs/req',
+    'cpu vs bare',
   ];
   const body = rows.map((x) => [
     x.server,
@@ -122,6 +141,8 @@ export function table(rows: Row[]): string {
     String(x.errors),
     x.notSent === undefined ? '' : String(x.notSent),
     r[x.id] == null ? '' : `${(100 * (r[x.id] as number)).toFixed(1)} %`,
+    x.serverCpuUsPerRequest === undefined ? '' : fmt(x.serverCpuUsPerRequest, 1),
+    c[x.id] == null ? '' : `${(100 * (c[x.id] as number)).toFixed(1)} %`,
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
   const line = (cells: string[]) =>

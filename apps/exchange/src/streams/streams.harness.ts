@@ -27,6 +27,11 @@ export async function binanceUsdmPro(
   const keys = trader ? { apiKey: trader.key.api_key, secret: trader.key.secret_key } : {};
   // fetchCurrencies off: with keys, loadMarkets would also call Binance's spot wallet (sapi).
   const c = new ccxt.pro.binanceusdm({ ...keys, options: { fetchCurrencies: false } });
+  // ccxt schedules the listen key's keepalive (20 min ahead) with a bare setTimeout that close() never
+  // clears: left as is, it holds the test process open after the last test. Unref'd, it cannot.
+  c.delay = (timeout: number, method: unknown, ...args: unknown[]) => {
+    setTimeout(() => c.spawn(method, ...args), timeout).unref();
+  };
   const api = c.urls['api'] as Record<string, unknown>;
   for (const [name, value] of Object.entries(api))
     if (typeof value === 'string' && name.startsWith('fapi'))

@@ -1,26 +1,22 @@
-import { type CanActivate, type ExecutionContext, Inject, Injectable, Logger } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { clientIp, type IpList } from '@perp/auth';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fapiParams } from '../access/signed/fapi-params';
 import { SIGNED_ENDPOINT, type SignedEndpoint } from '../access/signed/signed';
-import { RATE_LIMIT_CEILINGS, setCountHeaders, tooManyRequests } from './rate-limit-http';
+import { setCountHeaders } from './rate-limit-http';
 import {
   amountOf,
   type CountRule,
   DEFAULT_WEIGHT,
-  intervalWords,
   isFapiPath,
   pathOf,
   PUBLIC_WEIGHTS,
-  type RateLimitCeilings,
-  weightWindows,
+  retryAfterSeconds,
 } from './rate-limit-rules';
+import { RequestWeights, weightRefusal } from './request-weights';
 import { FAPI_WEIGHT } from './weight.decorator';
-import { WindowLimiter } from './window-limiter';
 
-/** The parsed TRUSTED_PROXIES, for the client address (the same rule as the signed-request guard). */
-export const RATE_LIMIT_TRUSTED_PROXIES = Symbol('RATE_LIMIT_TRUSTED_PROXIES');
+export { RATE_LIMIT_TRUSTED_PROXIES } from './request-weights';
 
 /**
  * Request weight per client IP per minute on every FAPI route (`/fapi/…`, `/futures/…`), public
@@ -33,13 +29,9 @@ export const RATE_LIMIT_TRUSTED_PROXIES = Symbol('RATE_LIMIT_TRUSTED_PROXIES');
  */
 @Injectable()
 export class FapiWeightGuard implements CanActivate {
-  private readonly logger = new Logger('RateLimits');
-
   constructor(
     private readonly reflector: Reflector,
-    private readonly limiter: WindowLimiter,
-    @Inject(RATE_LIMIT_CEILINGS) private readonly ceilings: RateLimitCeilings,
-    @Inject(RATE_LIMIT_TRUSTED_PROXIES) private readonly trustedProxies: IpList,
+    private readonly weights: RequestWeights,
   ) {}
 
   /** Route pattern -> its path (a route's pattern is fixed, so this is bounded by the routes). */
@@ -55,27 +47,14 @@ export class FapiWeightGuard implements CanActivate {
     if (!isFapiPath(path)) return true;
     const reply = http.getResponse<FastifyReply>();
     const weight = amountOf(this.ruleOf(context, path), () => fapiParams(request), DEFAULT_WEIGHT);
-    const ip = clientIp(
-      request.socket.remoteAddress,
-      request.headers['x-forwarded-for'],
-      this.trustedProxies,
-    );
-    let outcome;
-    try {
-      outcome = await this.limiter.take(weightWindows(this.ceilings, ip), weight);
-    } catch (e) {
-      this.logger.warn(`request weight not counted (hot store): ${String(e)}`);
-      return true;
-    }
+    const ip = this.weights.ipOf(request.raw);
+    const outcome = await this.weights.spend(ip, weight);
+    if (!outcome) return true;
     setCountHeaders(reply, outcome, true);
-    if (outcome.refused.length === 0) return true;
-    const window = outcome.windows[outcome.refused[0]!]!;
-    throw tooManyRequests(
-      reply,
-      outcome,
-      `Too much request weight used; current limit of IP(${ip}) is ${window.limit} request weight per ` +
-        `${intervalWords(window.windowMs)}. Please use the websocket for live updates to avoid polling the API.`,
-    );
+    const refused = weightRefusal(outcome, ip);
+    if (!refused) return true;
+    void reply.header('Retry-After', String(retryAfterSeconds(outcome.states, outcome.refused)));
+    throw refused;
   }
 
   private pathOfRequest(request: FastifyRequest): string {

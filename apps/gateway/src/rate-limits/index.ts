@@ -5,3 +5,4 @@ export * from './window-limiter';
 export * from './weight.decorator';
 export * from './fapi-weight.guard';
 export * from './order-count.admission';
+export * from './request-weights';

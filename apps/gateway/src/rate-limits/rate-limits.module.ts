@@ -4,10 +4,11 @@ import { parseTrustedProxies } from '@perp/auth';
 import { HOT_STORE, type HotStore } from '@perp/cache';
 import { APP_CONFIG, type AppConfig } from '@perp/runtime';
 import { SIGNED_REQUEST_ADMISSION } from '../access/signed/admission';
-import { FapiWeightGuard, RATE_LIMIT_TRUSTED_PROXIES } from './fapi-weight.guard';
+import { FapiWeightGuard } from './fapi-weight.guard';
 import { OrderCountAdmission } from './order-count.admission';
 import { RATE_LIMIT_CEILINGS } from './rate-limit-http';
 import { ceilingsOf } from './rate-limit-rules';
+import { RATE_LIMIT_TRUSTED_PROXIES, RequestWeights } from './request-weights';
 import { WindowLimiter } from './window-limiter';
 
 /**
@@ -26,10 +27,11 @@ import { WindowLimiter } from './window-limiter';
       useFactory: (c: AppConfig) => parseTrustedProxies(c.TRUSTED_PROXIES),
     },
     { provide: WindowLimiter, inject: [HOT_STORE], useFactory: (hot: HotStore) => new WindowLimiter(hot) },
+    RequestWeights,
     { provide: APP_GUARD, useClass: FapiWeightGuard },
     OrderCountAdmission,
     { provide: SIGNED_REQUEST_ADMISSION, useExisting: OrderCountAdmission },
   ],
-  exports: [SIGNED_REQUEST_ADMISSION, RATE_LIMIT_CEILINGS, WindowLimiter],
+  exports: [SIGNED_REQUEST_ADMISSION, RATE_LIMIT_CEILINGS, WindowLimiter, RequestWeights],
 })
 export class RateLimitsModule {}

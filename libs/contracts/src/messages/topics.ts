@@ -38,7 +38,8 @@ export class MessageValidationError extends Error {}
 
 /**
  * Recent parses by published value, for the topics several consumer groups of one process read
- * (engine events have three readers in the embedded exchange). The memory bus hands every group
+ * (engine events have three readers in the embedded exchange; account events two: the history
+ * projector and the gateway's user streams). The memory bus hands every group
  * the same value object, so such a message is parsed once and its parse shared; Kafka's values are
  * new objects per consumer and simply miss. A plain Map emptied every PARSE_CACHE_SIZE entries: a
  * WeakMap over the whole in-memory log cost more in GC than the parses it saved, and caching the
@@ -48,6 +49,7 @@ export class MessageValidationError extends Error {}
 const PARSE_CACHE_SIZE = 4096;
 const parses = new Map<TopicId, Map<object, unknown>>([
   ['engineEvents', new Map()],
+  ['accountEvents', new Map()],
   ['prices', new Map()],
   ['markets', new Map()],
 ]);

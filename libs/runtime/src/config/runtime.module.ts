@@ -6,6 +6,7 @@ import { type AppConfig, loadAppConfig } from './app-config';
 import { HealthController } from '../health/health.controller';
 import { Readiness } from '../health/readiness';
 import { ErrorEnvelopeFilter } from '../http/error-envelope.filter';
+import { HttpFastLanes } from '../http/fast-lanes';
 import { Metrics } from '../metrics/metrics';
 import { MetricsController } from '../metrics/metrics.controller';
 
@@ -29,10 +30,11 @@ export class RuntimeModule {
         { provide: CHAIN, useValue: chain },
         Readiness,
         { provide: Metrics, useValue: new Metrics() },
+        { provide: HttpFastLanes, useValue: new HttpFastLanes() },
         { provide: MarketRegistry, useValue: new MarketRegistry(chain.markets) },
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
       ],
-      exports: [APP_CONFIG, CHAIN, Readiness, Metrics, MarketRegistry],
+      exports: [APP_CONFIG, CHAIN, Readiness, Metrics, MarketRegistry, HttpFastLanes],
     };
   }
 }

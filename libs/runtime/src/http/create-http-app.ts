@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/app-config';
 import { instrumentHttp } from '../metrics/http-metrics';
 import { Metrics } from '../metrics/metrics';
+import { HttpFastLanes } from './fast-lanes';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -94,6 +95,7 @@ export async function createHttpApp(
   const metrics = app.get(Metrics, { strict: false });
   metrics.app = name;
   instrumentHttp(adapter.getInstance() as unknown as FastifyInstance, metrics);
+  app.get(HttpFastLanes, { strict: false }).install(adapter.getInstance().server);
   app.enableShutdownHooks();
   return app;
 }

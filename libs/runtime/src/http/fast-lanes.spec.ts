@@ -1,0 +1,42 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { HttpFastLanes } from './fast-lanes';
+
+describe('HttpFastLanes', () => {
+  let server: Server;
+  let url: string;
+  const lanes = new HttpFastLanes();
+
+  beforeAll(async () => {
+    server = createServer((_req, res) => res.end('framework'));
+    lanes.install(server);
+    lanes.add('/fast', (_req, res, query) => {
+      if (query === 'decline=1') return false;
+      res.end(`lane ${query}`);
+      return true;
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(() => new Promise((r) => server.close(r)));
+
+  const text = async (path: string, init?: RequestInit) => (await fetch(url + path, init)).text();
+
+  it('answers a bodyless GET of its path with the query; everything else reaches the framework', async () => {
+    expect(await text('/fast?a=1')).toBe('lane a=1');
+    expect(await text('/fast')).toBe('lane ');
+    expect(lanes.taken).toBe(2);
+    expect(await text('/fast?decline=1')).toBe('framework');
+    expect(await text('/fast/')).toBe('framework');
+    expect(await text('/other')).toBe('framework');
+    expect(await text('/fast', { method: 'POST', body: 'x' })).toBe('framework');
+    expect(lanes.taken).toBe(2);
+    expect(() => lanes.add('/fast', () => false)).toThrow('exists already');
+  });
+
+  it('after clear() every request reaches the framework', async () => {
+    lanes.clear();
+    expect(await text('/fast?a=1')).toBe('framework');
+  });
+});
