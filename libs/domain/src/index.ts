@@ -16,3 +16,4 @@ export * from './replay';
 export * from './funding';
 export * from './algo-orders';
 export * from './streams';
+export * from './adl';
