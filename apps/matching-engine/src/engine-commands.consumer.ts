@@ -97,8 +97,8 @@ export class EngineCommandsConsumer implements OnApplicationBootstrap, OnModuleD
               await flush();
               reply = await this.marketCommand(m, cmd, emit);
               this.metrics?.engineCommandApplied(cmd.type);
-            } else if (cmd.type === 'liquidation.place' || cmd.type === 'adl.scores') {
-              // Liquidation matching and ADL: being built (#14); nothing produces these yet.
+            } else if (cmd.type === 'liquidation.place') {
+              // Liquidation matching: being built (#14); nothing produces these yet.
               reply = ALREADY_APPLIED;
             } else {
               const out = this.shard.apply(m, cmd);

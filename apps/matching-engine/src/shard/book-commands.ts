@@ -33,7 +33,7 @@ export interface CommandOutput {
 }
 
 /** The symbol's book in this partition, created from the market on first use. */
-function bookFor(p: EnginePartition, markets: MarketRegistry, symbol: string): SymbolBook | undefined {
+export function bookFor(p: EnginePartition, markets: MarketRegistry, symbol: string): SymbolBook | undefined {
   const existing = p.books.get(symbol);
   if (existing) return existing;
   const market = markets.find(symbol);
