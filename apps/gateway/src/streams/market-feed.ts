@@ -124,6 +124,7 @@ export class MarketFeed implements OnApplicationBootstrap, OnModuleDestroy {
       const m = this.markets.find(e.symbol);
       if (!m) continue;
       if (e.type === 'trade') {
+        if (e.kind === 'ADL') continue; // an ADL close is not a public trade
         this.hub.publish(`${m.symbol}@trade`, tradePayload(m, e, now));
         const list = trades.get(m.symbol);
         if (list) list.push(e);
