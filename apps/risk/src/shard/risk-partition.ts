@@ -71,6 +71,8 @@ export class RiskPartition extends ShardPartition {
   private readonly openCounts = new OrderCounter();
   /** Per symbol, the funding time of the last funding round applied (a copy at or before it is dropped). */
   readonly fundingTimes = new Map<string, number>();
+  /** Per symbol, the last `adl.scores` list sent (JSON), so an unchanged one is not sent again. */
+  readonly adlSent = new Map<string, string>();
 
   constructor(
     partition: number,
@@ -156,6 +158,7 @@ export class RiskPartition extends ShardPartition {
           .map((t): SerializedTrigger => ({ ...t, stopPrice: t.stopPrice.toFixed() })),
         algos: this.algos.toState(),
         ...(this.fundingTimes.size ? { fundingTimes: Object.fromEntries(this.fundingTimes) } : {}),
+        ...(this.adlSent.size ? { adlSent: Object.fromEntries(this.adlSent) } : {}),
       }),
     );
   }
@@ -171,6 +174,7 @@ export class RiskPartition extends ShardPartition {
       triggers?: SerializedTrigger[];
       algos?: { live: SerializedAlgo[]; ended: AlgoOrderRecord[] };
       fundingTimes?: Record<string, number>;
+      adlSent?: Record<string, string>;
     };
     if (!READABLE_VERSIONS.includes(s.v)) throw new Error(`unsupported risk snapshot version ${s.v}`);
     const marks = HighWaterMarks.fromState(s.engineMarks);
@@ -184,6 +188,7 @@ export class RiskPartition extends ShardPartition {
     for (const o of s.closed ?? []) p.closed.set(o.orderId, o);
     for (const t of s.triggers ?? []) p.triggers.add({ ...t, stopPrice: new Money(t.stopPrice) });
     for (const [symbol, time] of Object.entries(s.fundingTimes ?? {})) p.fundingTimes.set(symbol, time);
+    for (const [symbol, sent] of Object.entries(s.adlSent ?? {})) p.adlSent.set(symbol, sent);
     return p;
   }
 }

@@ -1,5 +1,6 @@
 import { Money } from '../money/money';
-import { adlScore } from './adl-score';
+import type { AccountBalances, PositionView } from '../account/account';
+import { adlScore, positionAdlScore } from './adl-score';
 
 const m = (v: string | number) => new Money(v);
 
@@ -51,5 +52,34 @@ describe('adlScore (Binance LeveragePnl)', () => {
     expect(adlScore({ unrealizedPnl: m(-1), wallet: m(3), marginRatio: m(1) }).toFixed()).toBe(
       '-0.333333333333333333',
     );
+  });
+});
+
+describe('positionAdlScore', () => {
+  const balances = {
+    walletBalance: m(1000),
+    isolatedMargin: m(200),
+    marginRatio: m('0.1'),
+  } as AccountBalances;
+
+  it('backs a cross position by the cross wallet (wallet minus isolated margins)', () => {
+    const view = {
+      marginType: 'cross',
+      unrealizedPnl: m(80),
+      isolatedMargin: m(0),
+      marginRatio: m('0.1'),
+    } as PositionView;
+    // 80 / 800 x 0.1
+    expect(positionAdlScore(view, balances).toFixed()).toBe('0.01');
+  });
+
+  it('backs an isolated position by its own wallet and ratio', () => {
+    const view = {
+      marginType: 'isolated',
+      unrealizedPnl: m(50),
+      isolatedMargin: m(100),
+      marginRatio: m('0.2'),
+    } as PositionView;
+    expect(positionAdlScore(view, balances).toFixed()).toBe('0.1');
   });
 });

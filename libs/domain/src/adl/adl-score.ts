@@ -1,4 +1,5 @@
 import { Money } from '../money/money';
+import type { AccountBalances, PositionView } from '../account/account';
 
 const ZERO = new Money(0);
 const ONE = new Money(1);
@@ -39,4 +40,17 @@ export function adlScore(i: AdlScoreInput): Money {
   if (i.unrealizedPnl.gt(0)) return pnlPercent.times(ratio).decimalPlaces(18, Money.ROUND_DOWN);
   if (ratio.isZero() || i.unrealizedPnl.isZero()) return ZERO;
   return pnlPercent.div(ratio).decimalPlaces(18, Money.ROUND_DOWN);
+}
+
+/**
+ * The score of one position of an account, from its view and the account's balances: a cross
+ * position is backed by the cross wallet (wallet minus isolated margins) at the account's margin
+ * ratio, an isolated one by its own wallet and ratio.
+ */
+export function positionAdlScore(view: PositionView, balances: AccountBalances): Money {
+  const wallet =
+    view.marginType === 'isolated'
+      ? view.isolatedMargin
+      : balances.walletBalance.minus(balances.isolatedMargin);
+  return adlScore({ unrealizedPnl: view.unrealizedPnl, wallet, marginRatio: view.marginRatio });
 }

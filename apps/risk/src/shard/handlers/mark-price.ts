@@ -1,5 +1,6 @@
 import { isPriceProtectHeld, Money, parseDecimal, trackTrailingStop, triggeredOrderType } from '@perp/domain';
 import type { WaitingTrigger } from '../risk-partition';
+import { publishAdlScores } from './adl-scores';
 import { fireAlgo } from './algo-records';
 import {
   balanceEvent,
@@ -39,6 +40,7 @@ export const markPrice: RiskHandler<'price.mark'> = (ctx, cmd) => {
     if (next !== live) p.algos.put(next);
     if (r.fire && !(held && live.record.priceProtect)) fireAlgo(ctx, next, index++, cmd.time);
   }
+  publishAdlScores(ctx, cmd.symbol, cmd.time);
 };
 
 /**
