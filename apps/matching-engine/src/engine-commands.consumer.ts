@@ -98,8 +98,12 @@ export class EngineCommandsConsumer implements OnApplicationBootstrap, OnModuleD
               reply = await this.marketCommand(m, cmd, emit);
               this.metrics?.engineCommandApplied(cmd.type);
             } else if (cmd.type === 'liquidation.place') {
-              // Liquidation matching: being built (#14); nothing produces these yet.
-              reply = ALREADY_APPLIED;
+              const out = this.shard.applyLiquidation(m, cmd);
+              if (out) {
+                emit(out);
+                this.metrics?.engineCommandApplied(cmd.type);
+              }
+              reply = out ? out.reply : ALREADY_APPLIED;
             } else {
               const out = this.shard.apply(m, cmd);
               if (out) {

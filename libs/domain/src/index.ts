@@ -17,3 +17,4 @@ export * from './funding';
 export * from './algo-orders';
 export * from './streams';
 export * from './adl';
+export * from './liquidation';

@@ -1,8 +1,10 @@
 import { deterministicUuid, type EngineCommand, type EngineEvent } from '@perp/contracts';
 import { deleveragePlan } from '@perp/domain';
 import { adlQueues } from './adl-scores';
+import { toSteps } from './conversions';
 import { bookEvents, type InputPlace } from './engine-events';
 import type { EnginePartition, SymbolBook } from './engine-partition';
+import type { LiquidationRemainder } from './liquidation-order';
 
 /** What the book could not fill of a liquidation, for ADL to close. */
 export interface AdlRemainder {
@@ -67,3 +69,23 @@ export function adlClose(
   }
   return { events, lots: closed };
 }
+
+/**
+ * The engine's liquidation remainder hook (liquidation-order.ts): what the book did not fill of a
+ * liquidation is auto-deleveraged at its bankruptcy price.
+ */
+export const adlRemainder: LiquidationRemainder = ({ p, sb, at, cmd, remainingLots, firstIndex }) =>
+  adlClose(
+    p,
+    sb,
+    at,
+    cmd,
+    {
+      liquidationId: cmd.liquidationId,
+      user: cmd.user,
+      side: cmd.side,
+      lots: remainingLots,
+      bankruptcyPrice: toSteps(cmd.bankruptcyPrice, sb.tickSize),
+    },
+    firstIndex,
+  );

@@ -295,4 +295,62 @@ describe('engine: ADL close', () => {
     expect(r.events.map((e) => e.type)).toEqual(['trade', 'order.amended', 'book.delta', 'book.top']);
     expect(r.events[2]).toMatchObject({ bids: [['80.0', '0.001']], asks: [] });
   });
+
+  it('runs after the book part of a liquidation.place: liquidation.done reports the ADL quantity', () => {
+    const { shard } = setup();
+    shard.apply(
+      next(),
+      scores(
+        1,
+        [
+          [CAROL, '0.5'],
+          [DAVE, '2'],
+          [BOB, '0.1'],
+        ],
+        10,
+      ),
+    );
+    // One bid of 0.001 at 95 (ALICE, a new long) above the bankruptcy price 90: the book fills it.
+    const ALICE = `0x${'a'.repeat(40)}`;
+    shard.apply(next(), place(ALICE, 'BUY', '95', '0.001'));
+    const m = next();
+    const out = shard.applyLiquidation(m, {
+      id: 'liq',
+      v: 1,
+      time: 1_700_000_001_000,
+      type: 'liquidation.place',
+      liquidationId: LIQUIDATION_ID,
+      user: LIQ,
+      symbol: 'BTCUSDT',
+      side: 'SELL',
+      quantity: '0.004',
+      bankruptcyPrice: '90',
+      limitPrice: '90',
+      markPrice: '91',
+      marginMode: 'CROSS',
+      origin: { partition: 1, offset: '11' },
+    })!;
+    const trades = out.events.filter((e): e is Trade => e.type === 'trade');
+    expect(trades.map((t) => [t.kind, t.price, t.qty, t.maker.user])).toEqual([
+      ['LIQUIDATION', '95.0', '0.001', ALICE],
+      ['ADL', '90.0', '0.002', DAVE],
+      ['ADL', '90.0', '0.001', CAROL],
+    ]);
+    expect(out.events.at(-1)).toMatchObject({
+      type: 'liquidation.done',
+      filledQty: '0.001',
+      avgPrice: '95',
+      adlQty: '0.003',
+      unfilledQty: '0',
+    });
+    expect(out.events.map((e) => e.id)).toEqual(out.events.map((_, i) => `${TOPIC}/0/${m.offset}/${i}`));
+    for (const e of out.events) expect(parseMessage('engineEvents', e)).toEqual(e);
+    const book = shard.book('BTCUSDT')!;
+    expect(book.longOi).toBe(book.shortOi);
+    const ids = (shard as unknown as { partitions: { get(n: number): EnginePartition } }).partitions.get(
+      0,
+    ).userIds;
+    // LIQ long 0.005 less the 0.004 liquidated; DAVE closed, CAROL short 0.001 left.
+    expect([LIQ, DAVE, CAROL].map((u) => book.position(ids.get(u)!))).toEqual([1, 0, -1]);
+  });
 });

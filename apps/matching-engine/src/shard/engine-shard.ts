@@ -8,6 +8,12 @@ import { applyBookCommand, type CommandOutput, type OrderCommand } from './book-
 import { commandResult } from './engine-events';
 import { ENGINE_SNAPSHOT_VERSION, EnginePartition } from './engine-partition';
 import { ALREADY_APPLIED, type ShardReply } from './engine-replies';
+import { adlRemainder } from './adl-close';
+import {
+  applyLiquidationOrder,
+  type LiquidationCommand,
+  type LiquidationRemainder,
+} from './liquidation-order';
 
 export type { CommandOutput, OrderCommand } from './book-commands';
 export type { ShardReply } from './engine-replies';
@@ -27,6 +33,8 @@ export type EngineShardOptions = SnapshotPolicy;
  */
 export class EngineShard {
   private readonly partitions: ShardPartitions<EnginePartition>;
+  /** What closes the part of a liquidation the book did not fill: ADL (adl-close.ts). */
+  liquidationRemainder: LiquidationRemainder = adlRemainder;
 
   constructor(
     private readonly bus: Bus,
@@ -106,6 +114,20 @@ export class EngineShard {
       if (cmd.type !== 'adl.scores')
         out.events.push(commandResult(state, m, cmd, out.reply, out.events.length));
     }
+    state.lastOffset = BigInt(m.offset);
+    return out;
+  }
+
+  /**
+   * `liquidation.place` (see liquidation-order.ts), deduped like `apply`; its last event is
+   * `liquidation.done` (no `command.result`: nobody waits for a reply).
+   */
+  applyLiquidation(m: BusMessage, cmd: LiquidationCommand): CommandOutput | undefined {
+    const state = this.partitions.getOrCreate(m.partition);
+    if (BigInt(m.offset) <= state.lastOffset) return undefined;
+    if (cmd.origin && state.seen(cmd.origin)) return undefined;
+    const out = applyLiquidationOrder(state, this.markets, m, cmd, this.liquidationRemainder);
+    if (cmd.origin) state.markSeen(cmd.origin);
     state.lastOffset = BigInt(m.offset);
     return out;
   }

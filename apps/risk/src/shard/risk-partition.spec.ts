@@ -24,12 +24,12 @@ describe('RiskPartition snapshot', () => {
     expect(p.engineMarks.isNew(2, 0n, 0)).toBe(true);
   });
 
-  it('writes back what it read, as version 3 with no algo orders', () => {
+  it('writes back what it read, as version 4 with no algo orders, liquidations or margin calls', () => {
     const p = RiskPartition.deserialize(0, stored, options);
     p.lastOffset = 2n;
     expect(JSON.parse(p.serialize().toString('utf8'))).toEqual({
       ...(JSON.parse(stored.toString('utf8')) as object),
-      v: 3,
+      v: 4,
       closed: [],
       algos: { live: [], ended: [] },
     });
@@ -46,5 +46,32 @@ describe('RiskPartition snapshot', () => {
     expect(restored.openOrdersOf(ALICE)).toEqual([]);
     restored.lastOffset = 3n;
     expect(restored.serialize().equals(running.serialize())).toBe(true);
+  });
+
+  it('keeps the liquidations in flight and the margin calls across a restore', () => {
+    const running = RiskPartition.deserialize(0, stored, options);
+    running.liquidations.set('l1', {
+      liquidationId: 'l1',
+      user: ALICE,
+      symbol: 'BTCUSDT',
+      marginMode: 'ISOLATED',
+      side: 'SELL',
+      quantity: '1',
+      bankruptcyPrice: '9000',
+      limitPrice: '9000',
+      reserve: '0',
+      time: 1,
+      fee: '0',
+      executedQty: '0',
+      cumQuote: '0',
+      updateTime: 1,
+    });
+    running.marginCalls.add(ALICE);
+    const restored = RiskPartition.deserialize(0, running.serialize(), options);
+    expect(restored.liquidations).toEqual(running.liquidations);
+    expect([...restored.marginCalls]).toEqual([ALICE]);
+    expect(restored.inLiquidation(ALICE, 'BTCUSDT')).toBe(true);
+    expect(restored.inLiquidation(ALICE, 'ETHUSDT')).toBe(false);
+    expect(restored.inLiquidation(ALICE)).toBe(true);
   });
 });

@@ -13,9 +13,32 @@ import {
 import { ShardPartition } from '@perp/infrastructure';
 import { AlgoBook, type SerializedAlgo } from './algo-book';
 
-const SNAPSHOT_VERSION = 3;
-/** Version 1 snapshots have no trigger orders, version 2 no algo orders; they restore as such. */
-const READABLE_VERSIONS = [1, 2, 3];
+const SNAPSHOT_VERSION = 4;
+/**
+ * Version 1 snapshots have no trigger orders, version 2 no algo orders, version 3 no liquidations
+ * or margin calls; they restore as such.
+ */
+const READABLE_VERSIONS = [1, 2, 3, 4];
+
+/** A liquidation order sent to the engine and not done yet (its `liquidation.done` ends it). */
+export interface LiquidationInFlight {
+  liquidationId: string;
+  user: string;
+  symbol: string;
+  marginMode: 'CROSS' | 'ISOLATED';
+  side: 'BUY' | 'SELL';
+  quantity: string;
+  bankruptcyPrice: string;
+  limitPrice: string;
+  /** What the partition's insurance share may pay on it (fills beyond the bankruptcy price). */
+  reserve: string;
+  time: number;
+  /** Clearance fees charged so far, and the fills (book and ADL) of the liquidated side. */
+  fee: string;
+  executedQty: string;
+  cumQuote: string;
+  updateTime: number;
+}
 /** A trigger order waiting for the mark price: the New Order command it fires as (quantity fixed). */
 export interface WaitingTrigger extends TriggerEntry {
   user: string;
@@ -73,6 +96,10 @@ export class RiskPartition extends ShardPartition {
   readonly fundingTimes = new Map<string, number>();
   /** Per symbol, the last `adl.scores` list sent (JSON), so an unchanged one is not sent again. */
   readonly adlSent = new Map<string, string>();
+  /** Liquidations in flight by id: their positions are not liquidated again until done. */
+  readonly liquidations = new Map<string, LiquidationInFlight>();
+  /** Margin states at or above the margin-call level (`user`, or `user|symbol` when isolated). */
+  readonly marginCalls = new Set<string>();
 
   constructor(
     partition: number,
@@ -143,6 +170,14 @@ export class RiskPartition extends ShardPartition {
     if (this.closed.size > RECENTLY_CLOSED) this.closed.delete(this.closed.keys().next().value as string);
   }
 
+  /** A liquidation of the user in flight: any for a cross account, the symbol's when isolated. */
+  inLiquidation(user: string, symbol?: string): boolean {
+    for (const l of this.liquidations.values())
+      if (l.user === user && (symbol === undefined || l.marginMode === 'CROSS' || l.symbol === symbol))
+        return true;
+    return false;
+  }
+
   serialize(): Buffer {
     return Buffer.from(
       JSON.stringify({
@@ -159,6 +194,8 @@ export class RiskPartition extends ShardPartition {
         algos: this.algos.toState(),
         ...(this.fundingTimes.size ? { fundingTimes: Object.fromEntries(this.fundingTimes) } : {}),
         ...(this.adlSent.size ? { adlSent: Object.fromEntries(this.adlSent) } : {}),
+        ...(this.liquidations.size ? { liquidations: [...this.liquidations.values()] } : {}),
+        ...(this.marginCalls.size ? { marginCalls: [...this.marginCalls] } : {}),
       }),
     );
   }
@@ -175,6 +212,8 @@ export class RiskPartition extends ShardPartition {
       algos?: { live: SerializedAlgo[]; ended: AlgoOrderRecord[] };
       fundingTimes?: Record<string, number>;
       adlSent?: Record<string, string>;
+      liquidations?: LiquidationInFlight[];
+      marginCalls?: string[];
     };
     if (!READABLE_VERSIONS.includes(s.v)) throw new Error(`unsupported risk snapshot version ${s.v}`);
     const marks = HighWaterMarks.fromState(s.engineMarks);
@@ -189,6 +228,8 @@ export class RiskPartition extends ShardPartition {
     for (const t of s.triggers ?? []) p.triggers.add({ ...t, stopPrice: new Money(t.stopPrice) });
     for (const [symbol, time] of Object.entries(s.fundingTimes ?? {})) p.fundingTimes.set(symbol, time);
     for (const [symbol, sent] of Object.entries(s.adlSent ?? {})) p.adlSent.set(symbol, sent);
+    for (const l of s.liquidations ?? []) p.liquidations.set(l.liquidationId, l);
+    for (const key of s.marginCalls ?? []) p.marginCalls.add(key);
     return p;
   }
 }

@@ -18,6 +18,12 @@ import {
   type AccountBookState,
 } from './account-state';
 import { feeRates, isValidVipTier } from './fees';
+import {
+  liquidationCharges,
+  type ForcedTradeKind,
+  type LiquidationCharges,
+} from '../liquidation/liquidation-charges';
+import { isIsolated } from './margin-mode';
 import { Ledger, walletOf, type LedgerTransfer } from './ledger';
 import { checkPreTrade, type PreTradeRequest, type PreTradeResult } from './pre-trade';
 import { reject } from './reasons';
@@ -30,6 +36,9 @@ import {
   type FundingSettlement,
   type SettlementResult,
 } from './settlement';
+
+/** A forced fill's settlement: the fill's own, plus the liquidated side's charges. */
+export type ForcedSettlement = SettlementResult & Omit<LiquidationCharges, 'transfers' | 'incomes'>;
 
 export interface AccountBookOptions {
   /** The live market list (e.g. `(s) => registry.find(s)`): status and max leverage can change. */
@@ -50,6 +59,8 @@ export class AccountBook {
   private shardLedger = new Ledger();
   private readonly accounts = new Map<string, Account>();
   private readonly marks = new Map<string, Money>();
+  /** Users holding a position, per symbol (the accounts a mark can liquidate). */
+  private readonly holdersBySymbol = new Map<string, Set<string>>();
   private readonly asset: string;
   readonly markPrices: MarkPrices = (symbol) => this.marks.get(symbol);
 
@@ -81,7 +92,11 @@ export class AccountBook {
     const s = parseAccountBookState(state);
     const book = new AccountBook(options);
     // The parts are validated again by their own fromState: cheap next to the JSON parse.
-    for (const a of s.accounts) book.accounts.set(a.user, Account.fromState(a));
+    for (const a of s.accounts) {
+      const account = Account.fromState(a);
+      book.accounts.set(a.user, account);
+      for (const p of account.positions()) book.indexHolder(a.user, p.symbol, true);
+    }
     book.shardLedger = Ledger.fromState(s.ledger);
     for (const [symbol, price] of s.marks) book.setMarkPrice(symbol, fromMoneyString(price));
     return book;
@@ -175,7 +190,54 @@ export class AccountBook {
     const rates = feeRates(this.options.feeTiers, account.vipTier);
     const result = settleFill(account, market, fill, rates, this.asset);
     this.post(result.transfers);
+    this.indexHolder(fill.user, fill.symbol, result.position !== undefined);
     return result;
+  }
+
+  /**
+   * A LIQUIDATION or ADL fill, commission-free. For the `liquidated` side, then the clearance
+   * fee (LIQUIDATION only) and the insurance fund's payout of a deficit (see liquidationCharges).
+   */
+  settleForcedFill(fill: SettlementFill, kind: ForcedTradeKind, liquidated: boolean): ForcedSettlement {
+    const r = this.settleFill({ ...fill, feeExempt: true });
+    if (!liquidated) return { ...r, clearanceFee: new Money(0), insurancePayout: new Money(0) };
+    const account = this.account(fill.user);
+    const isolated = isIsolated(account.marginMode);
+    const b = account.balances(this.markPrices, this.options.markets);
+    const charges = liquidationCharges({
+      user: fill.user,
+      symbol: fill.symbol,
+      asset: this.asset,
+      kind,
+      qty: fill.qty,
+      price: fill.price,
+      tradeId: fill.tradeId,
+      time: fill.time,
+      wallet: account.walletBalance,
+      left: isolated ? r.releasedPositionMargin.plus(r.realizedPnl) : b.marginBalance.minus(b.isolatedMargin),
+      isolated,
+    });
+    this.post(charges.transfers);
+    return {
+      ...r,
+      incomes: [...r.incomes, ...charges.incomes],
+      transfers: [...r.transfers, ...charges.transfers],
+      clearanceFee: charges.clearanceFee,
+      insurancePayout: charges.insurancePayout,
+    };
+  }
+
+  /** The users holding a position on `symbol`, sorted (a deterministic order to check them in). */
+  holders(symbol: string): string[] {
+    return [...(this.holdersBySymbol.get(symbol) ?? [])].sort();
+  }
+
+  private indexHolder(user: string, symbol: string, holds: boolean): void {
+    let set = this.holdersBySymbol.get(symbol);
+    if (holds) {
+      if (!set) this.holdersBySymbol.set(symbol, (set = new Set()));
+      set.add(user);
+    } else set?.delete(user);
   }
 
   applyFunding(

@@ -4,7 +4,7 @@ import { ZERO } from './rounding';
 
 /** Commissions collected. */
 export const FEE_ACCOUNT = 'FEE';
-/** Funding is cleared through it (it keeps the rounding dust); later: liquidation surplus and deficits. */
+/** Funding is cleared through it (it keeps the rounding dust); takes clearance fees, pays bankrupt losses. */
 export const INSURANCE_FUND = 'INSURANCE';
 /**
  * The counterparty of realized PnL. A trader who closes at a profit is paid before the traders
@@ -22,7 +22,15 @@ export function walletOf(user: string): WalletAccount {
   return `wallet:${user}`;
 }
 
-export type LedgerTransferKind = 'DEPOSIT' | 'REALIZED_PNL' | 'COMMISSION' | 'FUNDING_FEE';
+export type LedgerTransferKind =
+  | 'DEPOSIT'
+  | 'REALIZED_PNL'
+  | 'COMMISSION'
+  | 'FUNDING_FEE'
+  /** A liquidation's clearance fee, wallet -> insurance fund. */
+  | 'INSURANCE_CLEAR'
+  /** The insurance fund paying a liquidated account back to zero. */
+  | 'BANKRUPTCY_LOSS';
 
 /** One money movement. `from` is undefined only for a deposit (money entering the exchange). */
 export interface LedgerTransfer {

@@ -31,6 +31,8 @@ export interface SettlementFill {
   /** The trade's UUID: the income records' tranId and tradeId. */
   tradeId: string;
   time: number;
+  /** Liquidation and ADL fills of the liquidated side, and ADL fills of the counterparty: no commission. */
+  feeExempt?: boolean;
 }
 
 export interface SettlementResult {
@@ -121,7 +123,9 @@ export function settleFill(
     }
   }
 
-  const fee = commission(fill.qty.times(fill.price), fill.liquidity === 'MAKER' ? rates.maker : rates.taker);
+  const fee = fill.feeExempt
+    ? ZERO
+    : commission(fill.qty.times(fill.price), fill.liquidity === 'MAKER' ? rates.maker : rates.taker);
   const base = {
     user: fill.user,
     symbol: fill.symbol,

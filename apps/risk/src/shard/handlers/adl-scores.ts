@@ -18,8 +18,8 @@ export function adlScoresOf(ctx: RiskContext, symbol: string): { user: string; s
   const { book } = ctx.p;
   const markets = (s: string) => ctx.markets.find(s);
   const out: { user: string; score: string }[] = [];
-  for (const account of book.allAccounts()) {
-    if (!account.position(symbol)) continue;
+  for (const user of book.holders(symbol)) {
+    const account = book.account(user);
     const view = account.positionViews(book.markPrices, markets).find((v) => v.symbol === symbol);
     if (!view || view.size.isZero()) continue;
     const balances = account.balances(book.markPrices, markets);

@@ -2,6 +2,8 @@ import type { EngineEvent } from '@perp/contracts';
 import { Money } from '@perp/domain';
 import { recordAmended } from '../order-records';
 import { settleFill } from './fill';
+import { liquidationDone } from './liquidation-done';
+import { checkMargins } from './margin-check';
 import { balanceEvent, closeOrder, type RiskContext, type RiskHandler } from './risk-context';
 
 /**
@@ -34,8 +36,15 @@ function applyEngineEvent(ctx: RiskContext, event: EngineEvent, liquidity: 'MAKE
       return;
     case 'order.amended':
       return orderAmended(ctx, event);
-    case 'trade':
-      return settleFill(ctx, event, liquidity);
+    case 'trade': {
+      settleFill(ctx, event, liquidity);
+      // Every fill moves the account: check it (a liquidated account in flight is skipped there).
+      const user = liquidity === 'MAKER' ? event.maker.user : event.taker.user;
+      checkMargins(ctx, [user], 0, event.time);
+      return;
+    }
+    case 'liquidation.done':
+      return liquidationDone(ctx, event);
     case 'command.result':
       return commandResult(ctx, event);
     default:

@@ -1,7 +1,8 @@
 import type { EngineEvent } from '@perp/contracts';
-import { Money } from '@perp/domain';
+import { Money, type SettlementResult } from '@perp/domain';
 import { isOpen, recordFill } from '../order-records';
 import { finishAlgoOf } from './algo-records';
+import { settleForcedFill } from './forced-fill';
 import { balanceEvent, type RiskContext } from './risk-context';
 
 export type Trade = Extract<EngineEvent, { type: 'trade' }>;
@@ -16,7 +17,7 @@ export function settleFill(ctx: RiskContext, trade: Trade, liquidity: 'MAKER' | 
   const market = ctx.markets.find(trade.symbol);
   if (!market) throw new Error(`trade ${trade.tradeId} of unknown market ${trade.symbol}`);
   const price = new Money(trade.price);
-  const r = p.book.settleFill({
+  const fill = {
     user: side.user,
     orderId: side.orderId,
     symbol: trade.symbol,
@@ -27,7 +28,12 @@ export function settleFill(ctx: RiskContext, trade: Trade, liquidity: 'MAKER' | 
     closeQty: new Money(side.split.close),
     tradeId: trade.tradeId,
     time: trade.time,
-  });
+  };
+  // A liquidation's maker pays its fee as on any fill; its taker and both sides of ADL settle forced.
+  const r: SettlementResult =
+    trade.kind === 'ADL' || (trade.kind === 'LIQUIDATION' && liquidity === 'TAKER')
+      ? settleForcedFill(ctx, trade, liquidity, fill)
+      : p.book.settleFill(fill);
   const user = side.user;
   out.accountEvents.push({
     type: 'trade',

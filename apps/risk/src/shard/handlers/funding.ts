@@ -1,4 +1,4 @@
-import { parseDecimal } from '@perp/domain';
+import { INSURANCE_FUND, parseDecimal } from '@perp/domain';
 import { balanceEvent, type RiskHandler } from './risk-context';
 
 /**
@@ -22,6 +22,7 @@ export const settleFunding: RiskHandler<'funding.settle'> = (ctx, cmd) => {
     .filter((a) => a.position(cmd.symbol))
     .map((a) => a.user)
     .sort();
+  const before = p.book.ledger.balance(INSURANCE_FUND);
   for (const user of holders) {
     const { income } = p.book.applyFunding(user, cmd.symbol, rate, mark, cmd.fundingTime, cmd.id);
     if (!income) continue;
@@ -37,4 +38,16 @@ export const settleFunding: RiskHandler<'funding.settle'> = (ctx, cmd) => {
     });
     balanceEvent(ctx, user);
   }
+  // What the round left in (or took from) the partition's insurance share: its FUNDING_DUST.
+  const after = p.book.ledger.balance(INSURANCE_FUND);
+  if (!after.eq(before))
+    out.accountEvents.push({
+      type: 'insurance',
+      partition: p.partition,
+      symbol: cmd.symbol,
+      kind: 'FUNDING_DUST',
+      amount: after.minus(before).toFixed(),
+      balance: after.toFixed(),
+      ref: cmd.id,
+    });
 };

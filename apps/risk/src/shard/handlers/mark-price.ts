@@ -2,6 +2,7 @@ import { isPriceProtectHeld, Money, parseDecimal, trackTrailingStop, triggeredOr
 import type { WaitingTrigger } from '../risk-partition';
 import { publishAdlScores } from './adl-scores';
 import { fireAlgo } from './algo-records';
+import { checkMargins } from './margin-check';
 import {
   balanceEvent,
   closeOrder,
@@ -15,7 +16,7 @@ import {
  * A mark price copied into the partition: the account book revalues, every waiting trigger order it
  * reaches fires in placement order (algo ones included), then trailing stops follow it. A trigger
  * with priceProtect waits while the mark and the last price are further apart than the market's
- * triggerProtect.
+ * triggerProtect. Last, the margin of the symbol's position holders (margin calls, liquidations).
  */
 export const markPrice: RiskHandler<'price.mark'> = (ctx, cmd) => {
   const { p } = ctx;
@@ -40,6 +41,8 @@ export const markPrice: RiskHandler<'price.mark'> = (ctx, cmd) => {
     if (next !== live) p.algos.put(next);
     if (r.fire && !(held && live.record.priceProtect)) fireAlgo(ctx, next, index++, cmd.time);
   }
+  // Then margin: only the accounts holding a position on the symbol can have moved.
+  checkMargins(ctx, p.book.holders(cmd.symbol), index, cmd.time, cmd.symbol);
   publishAdlScores(ctx, cmd.symbol, cmd.time);
 };
 

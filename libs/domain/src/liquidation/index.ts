@@ -1,0 +1,3 @@
+export * from './bankruptcy';
+export * from './liquidation-charges';
+export * from './liquidation-risk';
