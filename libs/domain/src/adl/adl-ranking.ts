@@ -15,16 +15,8 @@ export interface AdlClose {
   lots: number;
 }
 
-const scoreCache = new Map<string, Money>();
-function money(s: string): Money {
-  let m = scoreCache.get(s);
-  if (!m) {
-    m = new Money(s);
-    if (scoreCache.size > 10_000) scoreCache.clear();
-    scoreCache.set(s, m);
-  }
-  return m;
-}
+/** A plain decimal (the contract's `decimal`). */
+const DECIMAL = /^-?\d+(\.\d+)?$/;
 
 /** Compares two users' addresses as plain strings (lower-case hex: byte order is numeric order). */
 function byUser(a: AdlPosition, b: AdlPosition): number {
@@ -37,15 +29,22 @@ function byUser(a: AdlPosition, b: AdlPosition): number {
  * A malformed score counts as none.
  */
 export function rankForAdl(positions: readonly AdlPosition[]): AdlPosition[] {
-  const scored: { p: AdlPosition; s: Money }[] = [];
+  const scored: { p: AdlPosition; n: number }[] = [];
   const unscored: AdlPosition[] = [];
   for (const p of positions) {
     if (!(p.lots > 0)) continue;
-    const s = p.score === undefined ? undefined : money(p.score);
-    if (s?.isFinite()) scored.push({ p, s });
+    const n = p.score !== undefined && DECIMAL.test(p.score) ? Number(p.score) : Number.NaN;
+    if (Number.isFinite(n)) scored.push({ p, n });
     else unscored.push(p);
   }
-  scored.sort((a, b) => b.s.comparedTo(a.s) || byUser(a.p, b.p));
+  // Rounding to a double is monotonic: different doubles order their decimals exactly; equal
+  // doubles fall back to exact decimal comparison.
+  scored.sort(
+    (a, b) =>
+      b.n - a.n ||
+      (a.p.score === b.p.score ? 0 : new Money(b.p.score!).comparedTo(a.p.score!)) ||
+      byUser(a.p, b.p),
+  );
   unscored.sort(byUser);
   return [...scored.map((x) => x.p), ...unscored];
 }
