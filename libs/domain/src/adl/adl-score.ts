@@ -47,7 +47,10 @@ export function adlScore(i: AdlScoreInput): Money {
  * position is backed by the cross wallet (wallet minus isolated margins) at the account's margin
  * ratio, an isolated one by its own wallet and ratio.
  */
-export function positionAdlScore(view: PositionView, balances: AccountBalances): Money {
+export function positionAdlScore(
+  view: PositionView,
+  balances: Pick<AccountBalances, 'walletBalance' | 'isolatedMargin'>,
+): Money {
   const wallet =
     view.marginType === 'isolated'
       ? view.isolatedMargin

@@ -1,5 +1,7 @@
 import type { EngineCommand } from '@perp/contracts';
-import { positionAdlScore } from '@perp/domain';
+import { Money, positionAdlScore } from '@perp/domain';
+
+const ZERO = new Money(0);
 import { forwarded, type RiskContext } from './risk-context';
 
 /**
@@ -22,8 +24,9 @@ export function adlScoresOf(ctx: RiskContext, symbol: string): { user: string; s
     const account = book.account(user);
     const view = account.positionViews(book.markPrices, markets).find((v) => v.symbol === symbol);
     if (!view || view.size.isZero()) continue;
-    const balances = account.balances(book.markPrices, markets);
-    out.push({ user: account.user, score: positionAdlScore(view, balances).toFixed() });
+    // Margin mode is per account: a cross account holds no isolated margin (no balances() pass).
+    const balances = { walletBalance: account.walletBalance, isolatedMargin: ZERO };
+    out.push({ user, score: positionAdlScore(view, balances).toFixed() });
   }
   return out.sort((a, b) => (a.user < b.user ? -1 : a.user > b.user ? 1 : 0));
 }
