@@ -1,5 +1,5 @@
 import { deterministicUuid, type EngineCommand, type EngineEvent } from '@perp/contracts';
-import { deleveragePlan } from '@perp/domain';
+import { BookMarketState, deleveragePlan } from '@perp/domain';
 import { adlQueues } from './adl-scores';
 import { toSteps } from './conversions';
 import { bookEvents, type InputPlace } from './engine-events';
@@ -28,7 +28,8 @@ export function adlOrderId(liquidationId: string, counterparty: string): string 
  * in ADL order (the latest scores from risk, highest first; positions without a score last; then
  * by address), at the bankruptcy price, each as a `trade` of kind ADL: the liquidated user takes
  * with order id = liquidationId, the counterparty makes with `adlOrderId`. Positions come from the
- * book, so no close can open or flip one, and at most the liquidated position closes. Event ids
+ * book, so no close can open or flip one, and at most the liquidated position closes; nothing
+ * closes while the market is not TRADING. Event ids
  * continue from `firstIndex` of the input at `at`. Returns the events and the lots closed.
  */
 export function adlClose(
@@ -41,7 +42,9 @@ export function adlClose(
 ): { events: EngineEvent[]; lots: number } {
   const events: EngineEvent[] = [];
   const user = p.userIds.get(r.user);
-  if (user === undefined || !(r.lots > 0)) return { events, lots: 0 };
+  // A halted or closed market deleverages nobody, as its book matches nothing: the rest waits.
+  if (user === undefined || !(r.lots > 0) || sb.book.state !== BookMarketState.TRADING)
+    return { events, lots: 0 };
   const pos = sb.book.position(user);
   const closable = r.side === 'SELL' ? Math.max(pos, 0) : Math.max(-pos, 0);
   const want = Math.min(r.lots, closable);

@@ -1,6 +1,6 @@
 import type { Bus, BusMessage } from '@perp/bus';
 import { type EngineCommand, type EngineEvent, parseMessage } from '@perp/contracts';
-import { MarketRegistry } from '@perp/domain';
+import { BookMarketState, MarketRegistry } from '@perp/domain';
 import { adlClose, adlOrderId } from './adl-close';
 import { EnginePartition } from './engine-partition';
 import { EngineShard, type OrderCommand } from './engine-shard';
@@ -278,6 +278,20 @@ describe('engine: ADL close', () => {
       events: [],
       lots: 0,
     });
+  });
+
+  it('closes nothing while the market is halted', () => {
+    const { p, sb, cmd, at } = setup();
+    sb.book.setState(BookMarketState.HALT);
+    const base = {
+      liquidationId: LIQUIDATION_ID,
+      user: LIQ,
+      side: 'SELL' as const,
+      lots: 2,
+      bankruptcyPrice: 900,
+    };
+    expect(adlClose(p, sb, at, cmd, base, 0)).toEqual({ events: [], lots: 0 });
+    expect(sb.book.position(p.userIds.get(LIQ)!)).toBe(5);
   });
 
   it('trims the counterparty reduce-only orders and publishes the book change', () => {
