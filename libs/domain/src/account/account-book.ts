@@ -202,7 +202,6 @@ export class AccountBook {
     const r = this.settleFill({ ...fill, feeExempt: true });
     if (!liquidated) return { ...r, clearanceFee: new Money(0), insurancePayout: new Money(0) };
     const account = this.account(fill.user);
-    const isolated = isIsolated(account.marginMode);
     const b = account.balances(this.markPrices, this.options.markets);
     const charges = liquidationCharges({
       user: fill.user,
@@ -214,8 +213,9 @@ export class AccountBook {
       tradeId: fill.tradeId,
       time: fill.time,
       wallet: account.walletBalance,
-      left: isolated ? r.releasedPositionMargin.plus(r.realizedPnl) : b.marginBalance.minus(b.isolatedMargin),
-      isolated,
+      left: isIsolated(account.marginMode)
+        ? r.releasedPositionMargin.plus(r.realizedPnl)
+        : b.marginBalance.minus(b.isolatedMargin),
     });
     this.post(charges.transfers);
     return {

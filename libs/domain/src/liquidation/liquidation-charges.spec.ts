@@ -20,7 +20,6 @@ const fill = (f: Partial<LiquidatedFill>): LiquidatedFill => ({
   time: 5,
   wallet: m('100'),
   left: m('100'),
-  isolated: false,
   ...f,
 });
 
@@ -64,13 +63,20 @@ describe('liquidation charges', () => {
 
   it('ADL: no fee, the deficit still paid', () => {
     expect(liquidationCharges(fill({ kind: 'ADL' })).transfers).toEqual([]);
-    expect(liquidationCharges(fill({ kind: 'ADL', wallet: m('-0.05') })).insurancePayout.toFixed()).toBe(
-      '0.05',
-    );
+    expect(
+      liquidationCharges(
+        fill({ kind: 'ADL', wallet: m('-0.05'), left: m('-0.05') }),
+      ).insurancePayout.toFixed(),
+    ).toBe('0.05');
+  });
+
+  it('cross, a wallet below zero that a position in profit still covers: no fee, no payout', () => {
+    const c = liquidationCharges(fill({ wallet: m('-500'), left: m('0') }));
+    expect([c.clearanceFee.toFixed(), c.insurancePayout.toFixed(), c.transfers]).toEqual(['0', '0', []]);
   });
 
   it('isolated: a closed part that lost more than its own margin is paid back, whatever the wallet', () => {
-    const c = liquidationCharges(fill({ isolated: true, wallet: m('900'), left: m('-5') }));
+    const c = liquidationCharges(fill({ wallet: m('900'), left: m('-5') }));
     expect([c.clearanceFee.toFixed(), c.insurancePayout.toFixed()]).toEqual(['0', '5']);
   });
 });

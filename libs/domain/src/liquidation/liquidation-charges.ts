@@ -19,11 +19,10 @@ export interface LiquidatedFill {
   wallet: Money;
   /**
    * What is left to charge after the fill: cross, the cross margin balance (wallet + the PnL of
-   * the positions still open); isolated, the closed part's margin and collateral plus its
-   * realized PnL (negative when it lost more than it held).
+   * the positions still open; the wallet once the last one is closed); isolated, the closed part's
+   * margin and collateral plus its realized PnL (negative when it lost more than it held).
    */
   left: Money;
-  isolated: boolean;
 }
 
 export interface LiquidationCharges {
@@ -38,15 +37,16 @@ export interface LiquidationCharges {
 /**
  * The liquidated side of a LIQUIDATION or ADL fill, after its PnL settled (fee-exempt): a
  * LIQUIDATION fill pays the clearance fee to the insurance fund, capped by what is left (and by the
- * wallet); ADL fills pay none. Then, if the account went below zero (isolated: if the closed part
- * lost more than its own margin), the fund pays the deficit back (BANKRUPTCY_LOSS).
+ * wallet); ADL fills pay none. Then, if what is left is below zero, the fund pays it back to zero
+ * (BANKRUPTCY_LOSS): for a flat cross account that is its wallet. While a cross account still holds
+ * a position in profit, a wallet below zero that this profit covers is not paid (the fund would
+ * hand out the profit); the account stays at or under maintenance and its next step closes that
+ * position, settling the wallet from the profit.
  */
 export function liquidationCharges(f: LiquidatedFill): LiquidationCharges {
   const cap = Money.max(ZERO, Money.min(f.left, f.wallet));
   const fee = f.kind === 'LIQUIDATION' ? clearanceFee(f.qty, f.price, cap) : ZERO;
-  const walletAfterFee = f.wallet.minus(fee);
-  const isolatedDeficit = f.isolated ? f.left.negated() : ZERO;
-  const payout = Money.max(ZERO, walletAfterFee.negated(), isolatedDeficit);
+  const payout = Money.max(ZERO, f.left.negated());
   const wallet = walletOf(f.user);
   const transfers: LedgerTransfer[] = [];
   if (fee.gt(0))

@@ -79,3 +79,30 @@ describe('funding.settle handler', () => {
     expect(o.run(round('0')).accountEvents).toEqual([]);
   });
 });
+
+describe('funding dust', () => {
+  it('what a funding round leaves in the insurance share is an insurance event', () => {
+    const h = riskHarness();
+    h.run(deposit(ALICE, '1000'));
+    bookFill(h, ALICE, 'BUY', '0.01', 1);
+    const out = h.run({
+      id: 'funding/BTCUSDT/1',
+      v: 1,
+      time: T0,
+      type: 'funding.settle',
+      symbol: 'BTCUSDT',
+      fundingRate: '0.0001',
+      markPrice: '60000',
+      fundingTime: T0 + 1,
+    });
+    expect(out.accountEvents[out.accountEvents.length - 1]).toEqual({
+      type: 'insurance',
+      partition: 0,
+      symbol: 'BTCUSDT',
+      kind: 'FUNDING_DUST',
+      amount: '0.06',
+      balance: '0.06',
+      ref: 'funding/BTCUSDT/1',
+    });
+  });
+});

@@ -9,7 +9,7 @@ type LiquidationDone = Extract<EngineEvent, { type: 'liquidation.done' }>;
  * The engine finished a liquidation order (its fills, and ADL's, were settled before: they come
  * first on the symbol's log). The liquidated user gets the force order (autoCloseType
  * LIQUIDATION) and the order's record (type LIQUIDATION, for allOrders); the liquidation leaves
- * flight and the account is checked again, which may send the next step.
+ * flight and, if it closed anything, the account is checked again, which may send the next step.
  */
 export function liquidationDone(ctx: RiskContext, event: LiquidationDone): void {
   const { p, out } = ctx;
@@ -69,5 +69,7 @@ export function liquidationDone(ctx: RiskContext, event: LiquidationDone): void 
   out.closed.push(record);
   out.accountEvents.push({ type: 'order', user: entry.user, order: record });
   balanceEvent(ctx, entry.user);
-  checkMargins(ctx, [entry.user], 0, event.time);
+  // Only after progress: a step that closed nothing (no liquidity, market halted) waits for the
+  // next mark rather than looping through the engine.
+  if (executed.gt(0)) checkMargins(ctx, [entry.user], 0, event.time);
 }

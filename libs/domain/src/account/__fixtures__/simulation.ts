@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import type { Market } from '../../markets/market';
 import { Money } from '../../money/money';
+import type { ForcedTradeKind } from '../../liquidation/liquidation-charges';
 import { AccountBook, type AccountBookOptions } from '../account-book';
 import { CLEARING_ACCOUNT, FEE_ACCOUNT, INSURANCE_FUND, walletOf } from '../ledger';
 import { sideSign, type Side } from '../order';
@@ -115,7 +116,7 @@ export const opArb: fc.Arbitrary<Op> = fc.oneof(
   },
 );
 
-interface Resting {
+export interface Resting {
   user: string;
   orderId: string;
   side: Side;
@@ -150,9 +151,9 @@ export const BOOK_OPTIONS: AccountBookOptions = { markets: lookup(...MARKETS), f
 /** The account book plus a minimal engine: price-time matching, no self-trades, its own positions. */
 export class Simulation {
   readonly book = new AccountBook(BOOK_OPTIONS);
-  private readonly resting = new Map<string, Resting[]>(MARKETS.map((m) => [m.symbol, []]));
+  protected readonly resting = new Map<string, Resting[]>(MARKETS.map((m) => [m.symbol, []]));
   private readonly engineSize = new Map<string, Money>();
-  private readonly marks = new Map<string, Money>();
+  protected readonly marks = new Map<string, Money>();
   private seq = 0;
 
   constructor(readonly stats: SimulationStats = newSimulationStats()) {
@@ -169,22 +170,27 @@ export class Simulation {
     this.risk((b) => b.setMarkPrice(symbol, price));
   }
 
-  private size(u: string, symbol: string): Money {
+  protected size(u: string, symbol: string): Money {
     return this.engineSize.get(`${u}|${symbol}`) ?? ZERO;
   }
 
-  private opposite(u: string, symbol: string, side: Side): Money {
+  protected opposite(u: string, symbol: string, side: Side): Money {
     const s = this.size(u, symbol);
     return s.times(sideSign(side)).lt(0) ? s.abs() : ZERO;
   }
 
-  /** Both sides of one trade, settled by risk; the engine decides the open/close split. */
+  /**
+   * Both sides of one trade, settled by risk; the engine decides the open/close split. A `kind`
+   * makes it a liquidation's trade: the taker is the liquidated side (forced settlement), the maker
+   * settles as usual for LIQUIDATION and forced, fee-free, for ADL.
+   */
   trade(
     symbol: string,
     maker: { user: string; orderId?: string; side: Side },
     taker: { user: string; orderId?: string },
     qty: Money,
     price: Money,
+    kind?: ForcedTradeKind,
   ): void {
     const tradeId = `t${++this.seq}`;
     const takerSide: Side = maker.side === 'BUY' ? 'SELL' : 'BUY';
@@ -195,20 +201,21 @@ export class Simulation {
       const before = this.size(u, symbol);
       const closeQty = before.times(sideSign(side)).lt(0) ? Money.min(before.abs(), qty) : ZERO;
       if (closeQty.gt(0)) this.stats.closes++;
-      this.risk((b) =>
-        b.settleFill({
-          user: u,
-          orderId,
-          symbol,
-          side,
-          qty,
-          price,
-          liquidity,
-          closeQty,
-          tradeId,
-          time: this.seq,
-        }),
-      );
+      const fill = {
+        user: u,
+        orderId,
+        symbol,
+        side,
+        qty,
+        price,
+        liquidity,
+        closeQty,
+        tradeId,
+        time: this.seq,
+      };
+      if (kind && (kind === 'ADL' || liquidity === 'TAKER'))
+        this.risk((b) => b.settleForcedFill(fill, kind, liquidity === 'TAKER'));
+      else this.risk((b) => b.settleFill(fill));
       this.engineSize.set(`${u}|${symbol}`, before.plus(qty.times(sideSign(side))));
     }
     this.stats.fills++;
@@ -279,13 +286,13 @@ export class Simulation {
     }
   }
 
-  private cancel(r: Resting): void {
+  protected cancel(r: Resting): void {
     const list = this.resting.get(this.symbolOf(r))!;
     list.splice(list.indexOf(r), 1);
     expect(this.risk((b) => b.releaseOrder(r.user, r.orderId))).toBeDefined();
   }
 
-  private symbolOf(r: Resting): string {
+  protected symbolOf(r: Resting): string {
     for (const [s, list] of this.resting) if (list.includes(r)) return s;
     throw new Error('not resting');
   }
