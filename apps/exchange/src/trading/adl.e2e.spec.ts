@@ -1,4 +1,5 @@
 import { signed } from '@perp/testing';
+import { Wallet } from 'ethers';
 import { type InProcessExchange, noInterest, startInProcessExchange } from '../testing/in-process-exchange';
 import { adminRequest, deposit, eventually, newTrader, type Trader } from './trading.harness';
 
@@ -61,12 +62,14 @@ describe('auto-deleveraging (embedded exchange over HTTP)', () => {
 
   beforeAll(async () => {
     ex = await startInProcessExchange({}, { markets: noInterest });
-    [a, b, c, d] = [
-      await newTrader(ex.url),
-      await newTrader(ex.url),
-      await newTrader(ex.url),
-      await newTrader(ex.url),
-    ];
+    // b's address sorts after c's: without the scores, the queue (by address) would take c first.
+    const [wb, wc] = [Wallet.createRandom(), Wallet.createRandom()].sort((x, y) =>
+      x.address.toLowerCase() < y.address.toLowerCase() ? 1 : -1,
+    );
+    a = await newTrader(ex.url);
+    b = await newTrader(ex.url, wb);
+    c = await newTrader(ex.url, wc);
+    d = await newTrader(ex.url);
     await deposit(ex.url, ex.adminToken, a.address, '1000');
     await deposit(ex.url, ex.adminToken, b.address, '1000');
     await deposit(ex.url, ex.adminToken, c.address, '10000');
