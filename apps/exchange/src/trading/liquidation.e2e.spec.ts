@@ -1,3 +1,5 @@
+import { Bus } from '@perp/bus';
+import { type AccountEvent, TOPICS } from '@perp/contracts';
 import { INSURANCE_FUND, Money } from '@perp/domain';
 import { RiskCommandsConsumer } from '@perp/risk';
 import { signed } from '@perp/testing';
@@ -13,6 +15,7 @@ describe('liquidation against resting liquidity (embedded exchange over HTTP)', 
   let a: Trader;
   let b: Trader;
   let c: Trader;
+  const events: AccountEvent[] = [];
 
   const index = async (indexPrice: string) => {
     const r = await adminRequest(ex.url, ex.adminToken, `/prices/${BTC}`, 'POST', {
@@ -39,6 +42,13 @@ describe('liquidation against resting liquidity (embedded exchange over HTTP)', 
 
   beforeAll(async () => {
     ex = await startInProcessExchange({}, { markets: noInterest });
+    await ex.app.get(Bus).subscribe({
+      groupId: 'liquidation-e2e',
+      topics: [TOPICS.accountEvents.name],
+      handler: (m) => {
+        events.push(m.value as AccountEvent);
+      },
+    });
     [a, b, c] = [await newTrader(ex.url), await newTrader(ex.url), await newTrader(ex.url)];
     await deposit(ex.url, ex.adminToken, a.address, '300');
     await deposit(ex.url, ex.adminToken, b.address, '10000');
@@ -127,4 +137,52 @@ describe('liquidation against resting liquidity (embedded exchange over HTTP)', 
       ['REALIZED_PNL', '-290', trades[1]!.id],
     ]);
   }, 30_000);
+
+  it('publishes the margin call, the force order and the insurance movement as account events', async () => {
+    const ofType = <K extends AccountEvent['type']>(type: K) =>
+      events.filter((e): e is Extract<AccountEvent, { type: K }> => e.type === type);
+    await eventually(
+      async () => ofType('forceOrder').length,
+      (n) => n > 0,
+    );
+    expect(ofType('marginCall').filter((e) => e.user === a.address)).toMatchObject([
+      {
+        crossWalletBalance: '297.5',
+        positions: [
+          {
+            symbol: BTC,
+            positionSide: 'LONG',
+            positionAmt: '0.1',
+            marginType: 'CROSSED',
+            markPrice: '47200',
+          },
+        ],
+      },
+    ]);
+    const orders = (await get(a, '/fapi/v1/allOrders', { symbol: BTC })) as {
+      orderId: string;
+      type: string;
+    }[];
+    expect(ofType('forceOrder')).toEqual([
+      expect.objectContaining({
+        user: a.address,
+        forceOrder: {
+          orderId: orders.find((o) => o.type === 'LIQUIDATION')!.orderId,
+          symbol: BTC,
+          autoCloseType: 'LIQUIDATION',
+          side: 'SELL',
+          price: '47025.0',
+          avgPrice: '47100',
+          origQty: '0.100',
+          executedQty: '0.100',
+          fee: '7.5',
+          time: expect.any(Number),
+          updateTime: expect.any(Number),
+        },
+      }),
+    ]);
+    expect(ofType('insurance').map((e) => [e.kind, e.symbol, e.amount, e.balance])).toEqual([
+      ['LIQUIDATION_FEE', BTC, '7.5', '7.5'],
+    ]);
+  });
 });

@@ -59,8 +59,9 @@ export class AccountBook {
   private shardLedger = new Ledger();
   private readonly accounts = new Map<string, Account>();
   private readonly marks = new Map<string, Money>();
-  /** Users holding a position, per symbol (the accounts a mark can liquidate). */
+  /** Users holding a position, per symbol (the accounts a mark can liquidate), and sorted lists of them. */
   private readonly holdersBySymbol = new Map<string, Set<string>>();
+  private readonly sortedHolders = new Map<string, string[]>();
   private readonly asset: string;
   readonly markPrices: MarkPrices = (symbol) => this.marks.get(symbol);
 
@@ -228,16 +229,22 @@ export class AccountBook {
   }
 
   /** The users holding a position on `symbol`, sorted (a deterministic order to check them in). */
-  holders(symbol: string): string[] {
-    return [...(this.holdersBySymbol.get(symbol) ?? [])].sort();
+  holders(symbol: string): readonly string[] {
+    let sorted = this.sortedHolders.get(symbol);
+    if (!sorted) {
+      sorted = [...(this.holdersBySymbol.get(symbol) ?? [])].sort();
+      this.sortedHolders.set(symbol, sorted);
+    }
+    return sorted;
   }
 
   private indexHolder(user: string, symbol: string, holds: boolean): void {
     let set = this.holdersBySymbol.get(symbol);
-    if (holds) {
-      if (!set) this.holdersBySymbol.set(symbol, (set = new Set()));
-      set.add(user);
-    } else set?.delete(user);
+    if (holds === (set?.has(user) ?? false)) return;
+    if (!set) this.holdersBySymbol.set(symbol, (set = new Set()));
+    if (holds) set.add(user);
+    else set.delete(user);
+    this.sortedHolders.delete(symbol);
   }
 
   applyFunding(

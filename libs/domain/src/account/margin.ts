@@ -5,19 +5,35 @@ import { divide, SETTLEMENT_DECIMALS, ZERO } from './rounding';
 /** Buffer on the margin frozen for an order (spec: notional / leverage x 1.005). */
 export const ORDER_MARGIN_BUFFER = new Money('1.005');
 
+/** A bracket's figures parsed once (margin checks run them for every holder on every mark). */
+interface ParsedBracket {
+  cap: Money;
+  ratio: Money;
+  cum: Money;
+}
+const parsedBrackets = new WeakMap<MaintenanceBracket, ParsedBracket>();
+function parsed(b: MaintenanceBracket): ParsedBracket {
+  let p = parsedBrackets.get(b);
+  if (!p) {
+    p = { cap: new Money(b.notionalCap), ratio: new Money(b.maintMarginRatio), cum: new Money(b.cum) };
+    parsedBrackets.set(b, p);
+  }
+  return p;
+}
+
 /** The bracket whose range holds `notional` (caps are inclusive); beyond the last cap, the last one. */
 export function maintenanceBracketFor(market: Market, notional: Money): MaintenanceBracket {
   const abs = notional.abs();
   const brackets = market.maintenanceBrackets;
-  return brackets.find((b) => abs.lte(b.notionalCap)) ?? brackets[brackets.length - 1];
+  return brackets.find((b) => abs.lte(parsed(b).cap)) ?? brackets[brackets.length - 1];
 }
 
 /** Maintenance margin of a position of this notional: notional x maintMarginRatio - cum. */
 export function maintenanceMargin(market: Market, notional: Money): Money {
   const abs = notional.abs();
   if (abs.isZero()) return ZERO;
-  const b = maintenanceBracketFor(market, abs);
-  return abs.times(b.maintMarginRatio).minus(b.cum);
+  const b = parsed(maintenanceBracketFor(market, abs));
+  return abs.times(b.ratio).minus(b.cum);
 }
 
 /**

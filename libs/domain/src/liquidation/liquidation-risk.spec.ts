@@ -112,9 +112,7 @@ describe('liquidation trigger, cross', () => {
   it('no positions: no state; nothing to maintain never liquidates', () => {
     const { states } = bookWith('10');
     expect(states()).toEqual([]);
-    expect(
-      isLiquidatable({ marginMode: 'CROSS', marginBalance: m('-1'), maintenance: m('0'), ratio: m('0') }),
-    ).toBe(false);
+    expect(isLiquidatable({ marginMode: 'CROSS', marginBalance: m('-1'), maintenance: m('0') })).toBe(false);
   });
 
   it('margin call from a ratio of 80 %', () => {

@@ -2,7 +2,7 @@ import type { Account, MarketLookup, MarkPrices, PositionView } from '../account
 import { maintenanceBracketFor, maintenanceMargin } from '../account/margin';
 import { isIsolated } from '../account/margin-mode';
 import type { Side } from '../account/order';
-import type { AccountPosition } from '../account/position';
+import { entryPrice, positionNotional, unrealizedPnl, type AccountPosition } from '../account/position';
 import { ZERO } from '../account/rounding';
 import type { Market } from '../markets/market';
 import { Money } from '../money/money';
@@ -24,40 +24,45 @@ export interface MarginState {
   /** Cross: wallet - isolated margin + cross unrealized PnL; isolated: margin + collateral + PnL. */
   marginBalance: Money;
   maintenance: Money;
-  /** Maintenance / margin balance; Infinity when that balance is <= 0 with something to maintain. */
-  ratio: Money;
 }
 
-function ratioOf(maintenance: Money, balance: Money): Money {
-  if (maintenance.isZero()) return ZERO;
-  return balance.gt(0) ? maintenance.div(balance) : new Money(Infinity);
-}
-
-/** The account's margin states: one for a cross account with positions, one per isolated position. */
-export function marginStates(account: Account, marks: MarkPrices, markets: MarketLookup): MarginState[] {
-  const views = account.positionViews(marks, markets);
-  if (views.length === 0) return [];
+/**
+ * The account's margin states: one for a cross account with positions, one per isolated position
+ * (`symbol` given: only that one). Computed straight from the positions, one pass, because every
+ * mark runs it for every holder of the symbol.
+ */
+export function marginStates(
+  account: Account,
+  marks: MarkPrices,
+  markets: MarketLookup,
+  symbol?: string,
+): MarginState[] {
+  const positions = account.positions();
+  if (positions.length === 0) return [];
   if (isIsolated(account.marginMode))
-    return views.map((v) => {
-      const balance = v.isolatedMargin.plus(v.unrealizedPnl);
-      return {
-        marginMode: 'ISOLATED',
-        symbol: v.symbol,
-        marginBalance: balance,
-        maintenance: v.maintenanceMargin,
-        ratio: ratioOf(v.maintenanceMargin, balance),
-      };
-    });
-  const b = account.balances(marks, markets);
-  const balance = b.marginBalance.minus(b.isolatedMargin);
-  return [
-    {
-      marginMode: 'CROSS',
-      marginBalance: balance,
-      maintenance: b.maintenanceMargin,
-      ratio: ratioOf(b.maintenanceMargin, balance),
-    },
-  ];
+    return positions
+      .filter((p) => symbol === undefined || p.symbol === symbol)
+      .map((p) => {
+        const mark = marks(p.symbol) ?? entryPrice(p);
+        const market = markets(p.symbol);
+        const maintenance = market ? maintenanceMargin(market, positionNotional(p, mark)) : ZERO;
+        const balance = p.margin.plus(p.collateral).plus(unrealizedPnl(p, mark));
+        return {
+          marginMode: 'ISOLATED',
+          symbol: p.symbol,
+          marginBalance: balance,
+          maintenance,
+        };
+      });
+  let balance = account.walletBalance;
+  let maintenance = ZERO;
+  for (const p of positions) {
+    const mark = marks(p.symbol) ?? entryPrice(p);
+    balance = balance.plus(unrealizedPnl(p, mark));
+    const market = markets(p.symbol);
+    if (market) maintenance = maintenance.plus(maintenanceMargin(market, positionNotional(p, mark)));
+  }
+  return [{ marginMode: 'CROSS', marginBalance: balance, maintenance }];
 }
 
 /** The liquidation trigger: margin balance at or below the maintenance margin (ratio >= 100 %). */
@@ -65,8 +70,10 @@ export function isLiquidatable(s: MarginState): boolean {
   return s.maintenance.gt(0) && s.marginBalance.lte(s.maintenance);
 }
 
+/** The margin ratio (maintenance / margin balance) at or above the call level, or no balance left. */
 export function isMarginCall(s: MarginState): boolean {
-  return s.maintenance.gt(0) && s.ratio.gte(MARGIN_CALL_LEVEL);
+  if (!s.maintenance.gt(0)) return false;
+  return !s.marginBalance.gt(0) || s.maintenance.gte(s.marginBalance.times(MARGIN_CALL_LEVEL));
 }
 
 /**

@@ -154,6 +154,16 @@ describe('margin check on marks', () => {
     ]);
   });
 
+  it('a market that is not trading is not liquidated in (its next mark after trading resumes is)', () => {
+    const h = longAlice();
+    h.markets.setStatus('BTCUSDT', 'HALT');
+    const out = h.run(markPrice('50200'));
+    expect(out.engineCommands).toEqual([]);
+    expect(out.accountEvents.map((e) => e.type)).toEqual(['marginCall']);
+    h.markets.setStatus('BTCUSDT', 'TRADING');
+    expect(commands(h.run(markPrice('50190')))).toEqual(['order.cancelAll', 'liquidation.place']);
+  });
+
   it('only holders of the marked symbol are checked', () => {
     const h = longAlice();
     // ETHUSDT marks do not move ALICE's BTCUSDT position

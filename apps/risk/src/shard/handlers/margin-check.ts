@@ -20,7 +20,7 @@ import { forwarded, type RiskContext } from './risk-context';
  * after every fill (its user). Per margin state (a cross account, or one isolated position):
  * - a `marginCall` account event when the ratio reaches MARGIN_CALL_LEVEL (80 %), once per
  *   crossing (the state is remembered until the ratio falls below it again);
- * - when liquidatable and not already in liquidation: `order.cancelAll` for every symbol where
+ * - when liquidatable, not already in liquidation and its market trading: `order.cancelAll` for every symbol where
  *   the account has open orders (cross; isolated: the position's symbol), their margin coming
  *   back with the canceled events, then `liquidation.place` for the planned step, and the
  *   liquidation is kept in flight until its `liquidation.done`.
@@ -39,12 +39,13 @@ export function checkMargins(
   for (const user of users) {
     const account = p.book.find(user);
     if (!account) continue;
-    for (const state of marginStates(account, p.book.markPrices, markets)) {
-      if (state.symbol !== undefined && symbol !== undefined && state.symbol !== symbol) continue;
+    for (const state of marginStates(account, p.book.markPrices, markets, symbol)) {
       marginCall(ctx, account, state);
       if (!isLiquidatable(state) || p.inLiquidation(user, state.symbol)) continue;
       const plan = planLiquidation(account, state, p.book.markPrices, markets, insuranceAvailable(ctx));
-      if (plan) index = liquidate(ctx, account, plan, index, time);
+      // A halted or closed market cannot fill it: the next mark after it trades again will.
+      if (plan && markets(plan.symbol)?.status === 'TRADING')
+        index = liquidate(ctx, account, plan, index, time);
     }
   }
   return index;
