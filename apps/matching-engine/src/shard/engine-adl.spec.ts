@@ -1,7 +1,10 @@
 import type { Bus, BusMessage } from '@perp/bus';
 import { type EngineCommand, type EngineEvent, parseMessage } from '@perp/contracts';
 import { BookMarketState, MarketRegistry } from '@perp/domain';
-import { adlClose, adlOrderId } from './adl-close';
+import { adlClose, adlOrderId, adlRemainder } from './adl-close';
+import { applyAdlScores } from './adl-scores';
+import { applyBookCommand } from './book-commands';
+import { applyLiquidationOrder } from './liquidation-order';
 import { EnginePartition } from './engine-partition';
 import { EngineShard, type OrderCommand } from './engine-shard';
 import { BOB, BTC } from './__fixtures__/markets';
@@ -366,5 +369,70 @@ describe('engine: ADL close', () => {
     ).userIds;
     // LIQ long 0.005 less the 0.004 liquidated; DAVE closed, CAROL short 0.001 left.
     expect([LIQ, DAVE, CAROL].map((u) => book.position(ids.get(u)!))).toEqual([1, 0, -1]);
+  });
+
+  it('replays the same: from a snapshot taken before, the liquidation re-emits identical events', () => {
+    const markets = new MarketRegistry([BTC]);
+    const p = new EnginePartition(0);
+    const m = { topic: TOPIC, partition: 0 };
+    let o = 0;
+    for (const c of [
+      place(CAROL, 'SELL', '100', '0.002'),
+      place(DAVE, 'SELL', '100', '0.002'),
+      place(LIQ, 'BUY', '100', '0.004'),
+    ])
+      applyBookCommand(p, markets, { ...m, offset: String(o++) }, c);
+    applyAdlScores(
+      p,
+      markets,
+      { ...m, offset: String(o++) },
+      scores(
+        1,
+        [
+          [CAROL, '3'],
+          [DAVE, '1'],
+        ],
+        1,
+      ),
+    );
+    const before = p.serialize();
+    const liq: Extract<EngineCommand, { type: 'liquidation.place' }> = {
+      id: 'liq',
+      v: 1,
+      time: 1_700_000_001_000,
+      type: 'liquidation.place',
+      liquidationId: LIQUIDATION_ID,
+      user: LIQ,
+      symbol: 'BTCUSDT',
+      side: 'SELL',
+      quantity: '0.003',
+      bankruptcyPrice: '90',
+      limitPrice: '90',
+      markPrice: '91',
+      marginMode: 'CROSS',
+    };
+    const at = { ...m, offset: String(o) };
+    const first = applyLiquidationOrder(p, markets, at, liq, adlRemainder);
+    const again = applyLiquidationOrder(
+      EnginePartition.deserialize(0, before),
+      markets,
+      at,
+      liq,
+      adlRemainder,
+    );
+    expect(again).toEqual(first);
+    expect(first.events.filter((e) => e.type === 'trade').map((e) => (e as Trade).maker.user)).toEqual([
+      CAROL,
+      DAVE,
+    ]);
+    expect(JSON.parse(p.serialize().toString()).books).toEqual(
+      JSON.parse(
+        (() => {
+          const q = EnginePartition.deserialize(0, before);
+          applyLiquidationOrder(q, markets, at, liq, adlRemainder);
+          return q.serialize().toString();
+        })(),
+      ).books,
+    );
   });
 });
