@@ -413,26 +413,12 @@ describe('engine: ADL close', () => {
     };
     const at = { ...m, offset: String(o) };
     const first = applyLiquidationOrder(p, markets, at, liq, adlRemainder);
-    const again = applyLiquidationOrder(
-      EnginePartition.deserialize(0, before),
-      markets,
-      at,
-      liq,
-      adlRemainder,
-    );
-    expect(again).toEqual(first);
+    const replayed = EnginePartition.deserialize(0, before);
+    expect(applyLiquidationOrder(replayed, markets, at, liq, adlRemainder)).toEqual(first);
+    expect(replayed.serialize().toString()).toBe(p.serialize().toString());
     expect(first.events.filter((e) => e.type === 'trade').map((e) => (e as Trade).maker.user)).toEqual([
       CAROL,
       DAVE,
     ]);
-    expect(JSON.parse(p.serialize().toString()).books).toEqual(
-      JSON.parse(
-        (() => {
-          const q = EnginePartition.deserialize(0, before);
-          applyLiquidationOrder(q, markets, at, liq, adlRemainder);
-          return q.serialize().toString();
-        })(),
-      ).books,
-    );
   });
 });
