@@ -29,8 +29,8 @@ export function adlOrderId(liquidationId: string, counterparty: string): string 
  * by address), at the bankruptcy price, each as a `trade` of kind ADL: the liquidated user takes
  * with order id = liquidationId, the counterparty makes with `adlOrderId`. Positions come from the
  * book, so no close can open or flip one, and at most the liquidated position closes; nothing
- * closes while the market is not TRADING. Event ids
- * continue from `firstIndex` of the input at `at`. Returns the events and the lots closed.
+ * closes while the market is not TRADING. Event ids continue from `firstIndex` of the input at
+ * `at`. Returns the events and the lots closed.
  */
 export function adlClose(
   p: EnginePartition,

@@ -1,8 +1,8 @@
 import type { EngineCommand } from '@perp/contracts';
 import { Money, positionAdlScore } from '@perp/domain';
+import { forwarded, type RiskContext } from './risk-context';
 
 const ZERO = new Money(0);
-import { forwarded, type RiskContext } from './risk-context';
 
 /**
  * The index after every command the input forwarded so far: a forwarded command's (offset, index)
