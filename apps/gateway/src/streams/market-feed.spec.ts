@@ -2,7 +2,7 @@ import type { Bus, BusMessage } from '@perp/bus';
 import { type EngineEvent, TOPICS } from '@perp/contracts';
 import { MarketRegistry, parseMarket } from '@perp/domain';
 import { MarketFeed } from './market-feed';
-import type { StreamHub } from './stream-hub';
+import { StreamHub } from './stream-hub';
 
 const BTC = parseMarket({
   symbol: 'BTCUSDT',
@@ -54,15 +54,22 @@ const message = (value: EngineEvent, offset: number): BusMessage =>
 describe('MarketFeed: trades', () => {
   it('streams public trades (liquidations included) but never an ADL close', () => {
     const published: [string, unknown][] = [];
-    const hub = { has: () => true, publish: (key: string, data: unknown) => published.push([key, data]) };
-    const feed = new MarketFeed(
+    // A real hub, every stream subscribed, its publications recorded.
+    const hub = new StreamHub();
+    jest.spyOn(hub, 'has').mockReturnValue(true);
+    jest.spyOn(hub, 'publish').mockImplementation((key: string, data: unknown) => {
+      published.push([key, data]);
+    });
+    // Only the bus, the hub and the markets matter to the engine-event path; the rest are unused stubs.
+    const feed = Reflect.construct(MarketFeed, [
       {} as Bus,
-      hub as unknown as StreamHub,
+      hub,
       new MarketRegistry([BTC]),
-      {} as never,
-      {} as never,
-      {} as never,
-    );
+      {},
+      {},
+      {},
+      {},
+    ]) as MarketFeed;
     (feed as unknown as { onEngineEvents(ms: BusMessage[]): void }).onEngineEvents([
       message(trade(1), 0),
       message(trade(2, 'ADL'), 1),
