@@ -104,9 +104,6 @@ export class EngineCommandsConsumer implements OnApplicationBootstrap, OnModuleD
                 this.metrics?.engineCommandApplied(cmd.type);
               }
               reply = out ? out.reply : ALREADY_APPLIED;
-            } else if (cmd.type === 'adl.scores') {
-              // ADL: being built (#14); nothing produces these yet.
-              reply = ALREADY_APPLIED;
             } else {
               const out = this.shard.apply(m, cmd);
               if (out) {

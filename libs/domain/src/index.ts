@@ -16,4 +16,5 @@ export * from './replay';
 export * from './funding';
 export * from './algo-orders';
 export * from './streams';
+export * from './adl';
 export * from './liquidation';

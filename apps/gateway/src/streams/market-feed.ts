@@ -150,6 +150,7 @@ export class MarketFeed implements OnApplicationBootstrap, OnModuleDestroy {
       if (!m) continue;
       this.klineStreams.sawEngine(m.symbol, e.time, msg.partition, msg.offset);
       if (e.type === 'trade') {
+        if (e.kind === 'ADL') continue; // an ADL close is not a public trade
         this.hub.publish(`${m.symbol}@trade`, tradePayload(m, e, now));
         const list = trades.get(m.symbol);
         if (list) list.push(e);

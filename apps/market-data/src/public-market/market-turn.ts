@@ -60,6 +60,8 @@ export class MarketTurn {
     if (s.lastTrade && e.seq <= s.lastTrade.id) return; // applied already (a replay)
     const price = new Money(e.price);
     const qty = new Money(e.qty);
+    // An ADL close is not a public trade (no trades, aggTrades, klines or ticker): positions only.
+    if (e.kind === 'ADL') return this.movePositions(s, e, qty);
     this.trades.push({
       symbol: s.symbol,
       id: e.seq,
@@ -114,6 +116,12 @@ export class MarketTurn {
         lastTime: minute.lastTime,
         lastQty: minute.lastQty.toFixed(),
       });
+    this.movePositions(s, e, qty);
+    this.traded.set(s.symbol, s);
+    this.lastTime = Math.max(this.lastTime, e.time);
+  }
+
+  private movePositions(s: SymbolMarket, e: TradeEvent, qty: Money): void {
     for (const party of [e.maker, e.taker]) {
       const size = s.positions.applyFill(party.user, party.side, qty);
       this.positions.set(`${s.symbol}/${party.user}`, {
@@ -122,8 +130,6 @@ export class MarketTurn {
         size: size.toFixed(),
       });
     }
-    this.traded.set(s.symbol, s);
-    this.lastTime = Math.max(this.lastTime, e.time);
   }
 
   private delta(s: SymbolMarket, e: DeltaEvent): void {

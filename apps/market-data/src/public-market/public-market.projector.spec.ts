@@ -225,4 +225,24 @@ describe('public market projection (real Postgres, memory hot store)', () => {
     const one = await repo.candles('BTCUSDT', 'last', '1m', { limit: 1 });
     expect([one[0]!.volume, one[0]!.count, one[0]!.low]).toEqual(['1.75', 3, '98']);
   });
+
+  it('an ADL close moves positions only: no trade, aggregate, candle or ticker change', async () => {
+    const before = await readTicker(hot, 'BTCUSDT');
+    const close = { open: '0', close: '0.5' };
+    const adl: Trade = {
+      ...trade(11, T0 + 64_000, '50.0', '0.5', [A, 'SELL', 'liq'], C),
+      kind: 'ADL',
+      taker: { orderId: 'liq', user: A, side: 'SELL', split: close },
+      maker: { orderId: 'adl', user: C, side: 'BUY', split: close },
+    };
+    await projector().handleTurn(messages([adl], 10));
+    expect(await repo.trades('BTCUSDT', 10)).toHaveLength(5);
+    expect((await repo.aggTrades('BTCUSDT', { limit: 10 })).map((a) => a.lastId)).not.toContain(11);
+    const [one] = await repo.candles('BTCUSDT', 'last', '1m', { limit: 1 });
+    expect([one!.volume, one!.low]).toEqual(['1.75', '98']);
+    expect(await readTicker(hot, 'BTCUSDT')).toEqual(before);
+    const after = new Map((await repo.positions('BTCUSDT')).map((p) => [p.user, p.size]));
+    // A was long 1.25 and C short 0.75 (the trades above).
+    expect([after.get(A), after.get(C)]).toEqual(['0.75', '-0.25']);
+  });
 });

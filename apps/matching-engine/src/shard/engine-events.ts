@@ -5,6 +5,9 @@ import type { EnginePartition, SymbolBook } from './engine-partition';
 import type { ShardReply } from './engine-replies';
 import type { OrderCommand } from './book-commands';
 
+/** The command whose book events are translated (ADL closes run under `liquidation.place`). */
+type BookCommand = OrderCommand | Extract<EngineCommand, { type: 'liquidation.place' }>;
+
 const SIDE_NAMES = ['BUY', 'SELL'] as const;
 
 /** The place of the input a command came from: its outputs' ids derive from it. */
@@ -18,13 +21,15 @@ export interface InputPlace {
  * The book's events of the last command as engine events (ids `<input place>/<event index>`,
  * trade ids derived from them), then a `book.delta` when the command changed any price level, then
  * a `book.top` when the top of the book changed. Also forgets the interned ids of orders that left
- * the book and remembers the delta and the top it published.
+ * the book and remembers the delta and the top it published. `firstIndex` numbers the ids on
+ * from events the same input already produced (a command that runs several book operations).
  */
 export function bookEvents(
   p: EnginePartition,
   sb: SymbolBook,
   at: InputPlace,
-  cmd: OrderCommand | Extract<EngineCommand, { type: 'liquidation.place' }>,
+  cmd: BookCommand,
+  firstIndex = 0,
 ): EngineEvent[] {
   const out: EngineEvent[] = [];
   const base = { v: 1 as const, time: cmd.time, symbol: sb.symbol };
@@ -34,7 +39,7 @@ export function bookEvents(
   const ev = sb.book.events;
   for (let i = 0; i < ev.count; i++) {
     const e = ev.get(i);
-    const id = outputId(at.topic, at.partition, at.offset, i);
+    const id = outputId(at.topic, at.partition, at.offset, firstIndex + i);
     const event = translate(p, e, cmd, { ...base, id }, px, qty);
     out.push(event);
     if (e.kind === 'REJECTED' || e.kind === 'CANCELED' || e.kind === 'EXPIRED') gone.push(e.orderId);
@@ -46,7 +51,8 @@ export function bookEvents(
   // Orders that left the book no longer need their UUID mapping.
   for (const o of gone) if (!sb.book.order(o)) p.forgetOrder(o);
   const delta = bookDelta(sb, ev.count > 0 ? ev.seq[0] : sb.book.seq, px, qty);
-  if (delta) out.push({ ...base, id: outputId(at.topic, at.partition, at.offset, out.length), ...delta });
+  if (delta)
+    out.push({ ...base, id: outputId(at.topic, at.partition, at.offset, firstIndex + out.length), ...delta });
   const b = sb.book;
   const top = {
     bidPrice: px(b.bestQty(BookSide.BUY) > 0 ? b.bestPrice(BookSide.BUY) : 0),
@@ -59,7 +65,7 @@ export function bookEvents(
     sb.top = key;
     out.push({
       ...base,
-      id: outputId(at.topic, at.partition, at.offset, out.length),
+      id: outputId(at.topic, at.partition, at.offset, firstIndex + out.length),
       seq: b.seq,
       type: 'book.top',
       ...top,
@@ -97,7 +103,7 @@ function bookDelta(
 function translate(
   p: EnginePartition,
   e: BookEvent,
-  cmd: OrderCommand | Extract<EngineCommand, { type: 'liquidation.place' }>,
+  cmd: BookCommand,
   base: { v: 1; time: number; symbol: string; id: string },
   px: (ticks: number) => string,
   qty: (lots: number) => string,

@@ -32,7 +32,7 @@ describe('EnginePartition snapshot', () => {
     expect(p.seen({ partition: 5, offset: '42', index: 2 })).toBe(false);
   });
 
-  it('writes back what it read, with prevSeq 0 (no book.delta published yet) on each book', () => {
+  it('writes back what it read, with prevSeq 0 (no book.delta published yet) on each book and no ADL state', () => {
     const p = EnginePartition.deserialize(3, stored);
     expect(p.books.get('BTCUSDT')?.prevSeq).toBe(0);
     p.lastOffset = 3n;
@@ -40,6 +40,7 @@ describe('EnginePartition snapshot', () => {
     expect(JSON.parse(p.serialize().toString('utf8'))).toEqual({
       ...read,
       books: read.books.map((b) => ({ ...b, prevSeq: 0 })),
+      adl: [],
     });
   });
 

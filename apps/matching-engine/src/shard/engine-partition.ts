@@ -50,6 +50,15 @@ export function createSymbolBook(market: Market): SymbolBook {
   };
 }
 
+/**
+ * A symbol's ADL inputs: the latest scores each risk partition sent (user -> score; a user lives
+ * in one risk partition) and the quantiles last published (JSON), so unchanged ones are not.
+ */
+export interface SymbolAdl {
+  scores: Map<number, Map<string, string>>;
+  quantiles: string;
+}
+
 /** The snapshot as JSON (version 1): the books as base64 of `OrderBook.snapshot()`. */
 interface EngineSnapshotV1 {
   v: number;
@@ -60,6 +69,8 @@ interface EngineSnapshotV1 {
   orders: [number, string, string, string][];
   /** `prevSeq` is absent from snapshots written before `book.delta` existed. */
   books: (Omit<SymbolBook, 'book' | 'prevSeq'> & { book: string; prevSeq?: number })[];
+  /** Absent from snapshots written before ADL: [symbol, [risk partition, [user, score][]][], quantiles]. */
+  adl?: [string, [number, [string, string][]][], string][];
 }
 
 /**
@@ -79,6 +90,15 @@ export class EnginePartition extends ShardPartition {
    * risk replays. The index orders several commands one risk input forwards (fired triggers).
    */
   origins = new HighWaterMarks();
+  /** Per symbol, the ADL scores and the quantiles last published (see adl-scores.ts). */
+  readonly adl = new Map<string, SymbolAdl>();
+
+  /** The ADL state of a symbol, created empty on first use. */
+  adlOf(symbol: string): SymbolAdl {
+    let a = this.adl.get(symbol);
+    if (!a) this.adl.set(symbol, (a = { scores: new Map(), quantiles: '' }));
+    return a;
+  }
 
   /** True when the forwarded command from `origin` was applied already. */
   seen(origin: CommandOrigin): boolean {
@@ -131,6 +151,11 @@ export class EnginePartition extends ShardPartition {
         ...b,
         book: Buffer.from(b.book.snapshot()).toString('base64'),
       })),
+      adl: [...this.adl].map(([symbol, a]) => [
+        symbol,
+        [...a.scores].map(([partition, scores]) => [partition, [...scores]]),
+        a.quantiles,
+      ]),
     };
     return Buffer.from(JSON.stringify(snapshot));
   }
@@ -151,6 +176,11 @@ export class EnginePartition extends ShardPartition {
         ...b,
         prevSeq: b.prevSeq ?? 0,
         book: OrderBook.restore(new Uint8Array(Buffer.from(b.book, 'base64'))),
+      });
+    for (const [symbol, scores, quantiles] of s.adl ?? [])
+      p.adl.set(symbol, {
+        scores: new Map(scores.map(([partition, list]) => [partition, new Map(list)])),
+        quantiles,
       });
     return p;
   }

@@ -3,13 +3,14 @@ import { TOPICS } from '@perp/contracts';
 import type { MarketRegistry, OrderBook } from '@perp/domain';
 import { ShardPartitions, type SnapshotPolicy } from '@perp/infrastructure';
 import type { ShardSnapshotRepository } from '@perp/persistence';
+import { type AdlScoresCommand, applyAdlScores } from './adl-scores';
 import { applyBookCommand, type CommandOutput, type OrderCommand } from './book-commands';
 import { commandResult } from './engine-events';
 import { ENGINE_SNAPSHOT_VERSION, EnginePartition } from './engine-partition';
 import { ALREADY_APPLIED, type ShardReply } from './engine-replies';
+import { adlRemainder } from './adl-close';
 import {
   applyLiquidationOrder,
-  LEAVE_REMAINDER,
   type LiquidationCommand,
   type LiquidationRemainder,
 } from './liquidation-order';
@@ -32,8 +33,8 @@ export type EngineShardOptions = SnapshotPolicy;
  */
 export class EngineShard {
   private readonly partitions: ShardPartitions<EnginePartition>;
-  /** What closes the part of a liquidation the book did not fill (ADL plugs in here). */
-  liquidationRemainder: LiquidationRemainder = LEAVE_REMAINDER;
+  /** What closes the part of a liquidation the book did not fill: ADL (adl-close.ts). */
+  liquidationRemainder: LiquidationRemainder = adlRemainder;
 
   constructor(
     private readonly bus: Bus,
@@ -98,15 +99,20 @@ export class EngineShard {
    * of I/O; the partition counts it as applied (a redelivery skips it), so publish its events in
    * the same turn, inside `inTurn` of the partition, then `markApplied` or `turnApplied`.
    */
-  apply(m: BusMessage, cmd: OrderCommand): CommandOutput | undefined {
+  apply(m: BusMessage, cmd: OrderCommand | AdlScoresCommand): CommandOutput | undefined {
     const state = this.partitions.getOrCreate(m.partition);
     if (BigInt(m.offset) <= state.lastOffset) return undefined;
     const origin = 'origin' in cmd ? cmd.origin : undefined;
     if (origin && state.seen(origin)) return undefined;
-    const out = applyBookCommand(state, this.markets, m, cmd);
+    const out =
+      cmd.type === 'adl.scores'
+        ? applyAdlScores(state, this.markets, m, cmd)
+        : applyBookCommand(state, this.markets, m, cmd);
     if (origin) {
       state.markSeen(origin);
-      out.events.push(commandResult(state, m, cmd, out.reply, out.events.length));
+      // Scores answer nobody: no command.result.
+      if (cmd.type !== 'adl.scores')
+        out.events.push(commandResult(state, m, cmd, out.reply, out.events.length));
     }
     state.lastOffset = BigInt(m.offset);
     return out;
@@ -147,7 +153,7 @@ export class EngineShard {
   }
 
   /** Applies one command of an owned partition, publishes its events and returns the reply. */
-  handle(m: BusMessage, cmd: OrderCommand): Promise<ShardReply> {
+  handle(m: BusMessage, cmd: OrderCommand | AdlScoresCommand): Promise<ShardReply> {
     return this.inTurn(m.partition, async () => {
       const out = this.apply(m, cmd);
       if (!out) return ALREADY_APPLIED;

@@ -2,7 +2,7 @@ import type { Bus, BusMessage } from '@perp/bus';
 import type { EngineEvent } from '@perp/contracts';
 import { MarketRegistry } from '@perp/domain';
 import { EngineShard, type OrderCommand } from './engine-shard';
-import type { LiquidationCommand, LiquidationRemainder } from './liquidation-order';
+import { LEAVE_REMAINDER, type LiquidationCommand, type LiquidationRemainder } from './liquidation-order';
 import { ALICE, BOB, BTC } from './__fixtures__/markets';
 
 const TOPIC = 'perp.engine.commands.v1';
@@ -68,6 +68,8 @@ function liquidation(fields: Partial<LiquidationCommand> = {}): LiquidationComma
 /** ALICE long 1 BTC at 10000 (from BOB), then resting bids of CAROL at 9050 (0.4) and 9000 (0.3), 8990 (5). */
 function setup() {
   const shard = new EngineShard({} as Bus, new MarketRegistry([BTC]));
+  // The book's part alone: the ADL of the remainder is engine-adl.spec.ts's.
+  shard.liquidationRemainder = LEAVE_REMAINDER;
   let offset = 0;
   const run = (cmd: OrderCommand) => shard.apply(at(offset++), cmd)!;
   run(place(BOB, 'SELL', '10000', '1'));

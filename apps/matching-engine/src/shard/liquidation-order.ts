@@ -25,6 +25,8 @@ export interface LiquidationRemainderInput {
   remainingLots: number;
   /** The id of the `i`th event the hook emits (they follow the book's events). */
   eventId: (i: number) => string;
+  /** The index of the first event the hook emits among the input's outputs (`eventId(0)`'s). */
+  firstIndex: number;
 }
 
 /** Closes what it can of the remainder (ADL) and says how many lots, with the events it produced. */
@@ -89,7 +91,9 @@ export function applyLiquidationOrder(
     : 0;
   const eventId = (i: number) => outputId(at.topic, at.partition, at.offset, events.length + i);
   const adl =
-    remainingLots > 0 ? remainder({ p, sb, at, cmd, remainingLots, eventId }) : { lots: 0, events: [] };
+    remainingLots > 0
+      ? remainder({ p, sb, at, cmd, remainingLots, eventId, firstIndex: events.length })
+      : { lots: 0, events: [] };
   events.push(...adl.events);
   const qty = (lots: number) => fromSteps(lots, sb.lotSize, sb.quantityPrecision);
   const avgPrice =

@@ -94,6 +94,8 @@ export class RiskPartition extends ShardPartition {
   private readonly openCounts = new OrderCounter();
   /** Per symbol, the funding time of the last funding round applied (a copy at or before it is dropped). */
   readonly fundingTimes = new Map<string, number>();
+  /** Per symbol, the last `adl.scores` list sent (JSON), so an unchanged one is not sent again. */
+  readonly adlSent = new Map<string, string>();
   /** Liquidations in flight by id: their positions are not liquidated again until done. */
   readonly liquidations = new Map<string, LiquidationInFlight>();
   /** Margin states at or above the margin-call level (`user`, or `user|symbol` when isolated). */
@@ -191,6 +193,7 @@ export class RiskPartition extends ShardPartition {
           .map((t): SerializedTrigger => ({ ...t, stopPrice: t.stopPrice.toFixed() })),
         algos: this.algos.toState(),
         ...(this.fundingTimes.size ? { fundingTimes: Object.fromEntries(this.fundingTimes) } : {}),
+        ...(this.adlSent.size ? { adlSent: Object.fromEntries(this.adlSent) } : {}),
         ...(this.liquidations.size ? { liquidations: [...this.liquidations.values()] } : {}),
         ...(this.marginCalls.size ? { marginCalls: [...this.marginCalls] } : {}),
       }),
@@ -208,6 +211,7 @@ export class RiskPartition extends ShardPartition {
       triggers?: SerializedTrigger[];
       algos?: { live: SerializedAlgo[]; ended: AlgoOrderRecord[] };
       fundingTimes?: Record<string, number>;
+      adlSent?: Record<string, string>;
       liquidations?: LiquidationInFlight[];
       marginCalls?: string[];
     };
@@ -223,6 +227,7 @@ export class RiskPartition extends ShardPartition {
     for (const o of s.closed ?? []) p.closed.set(o.orderId, o);
     for (const t of s.triggers ?? []) p.triggers.add({ ...t, stopPrice: new Money(t.stopPrice) });
     for (const [symbol, time] of Object.entries(s.fundingTimes ?? {})) p.fundingTimes.set(symbol, time);
+    for (const [symbol, sent] of Object.entries(s.adlSent ?? {})) p.adlSent.set(symbol, sent);
     for (const l of s.liquidations ?? []) p.liquidations.set(l.liquidationId, l);
     for (const key of s.marginCalls ?? []) p.marginCalls.add(key);
     return p;

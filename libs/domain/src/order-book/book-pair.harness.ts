@@ -67,6 +67,18 @@ export class BookPair implements OrderBookApi {
   setState(state: BookMarketState): void {
     this.command('setState', (b) => b.setState(state));
   }
+  deleverage(
+    takerOrderId: number,
+    user: number,
+    makerOrderId: number,
+    counterparty: number,
+    lots: number,
+    price: number,
+  ): number {
+    return this.command('deleverage', (b) =>
+      b.deleverage(takerOrderId, user, makerOrderId, counterparty, lots, price),
+    );
+  }
   setOiCaps(maxLongOi: number, maxShortOi: number): void {
     this.command('setOiCaps', (b) => b.setOiCaps(maxLongOi, maxShortOi));
   }

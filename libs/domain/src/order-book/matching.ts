@@ -10,6 +10,7 @@ const Stp = { ...BookStpMode };
 const Flag = { ...BookEventFlag };
 const { NIL, F_SELL, F_RO, STP_SHIFT } = Slot;
 const BUY = BookSide.BUY;
+const SELL = BookSide.SELL;
 
 /**
  * The matcher under OrderBook's commands: trades a taker against the opposite side in price-time
@@ -139,6 +140,49 @@ export abstract class Matcher extends RestingOrders {
       if (mu !== u && uRo[2 * mu] + uRo[2 * mu + 1] > 0) this.trimReduceOnly(mu);
     }
     return left;
+  }
+
+  /**
+   * Auto-deleveraging: closes up to `lots` of `user`'s position against `counterparty`'s opposite
+   * position at `price` (ticks), as one fill in which `user` takes (order `takerOrderId`) and
+   * `counterparty` makes (`makerOrderId`). Reduce-only for both: it closes min(lots, |positions|)
+   * and never opens or flips; positions and OI move as a fill's, then both users' resting
+   * reduce-only orders are trimmed as after any fill. Events: one FILL (open 0 and leaves 0 on both
+   * sides) and its trims; none when nothing can close (a position missing or not opposite, the
+   * same user, lots or price not a positive integer). Returns the lots closed.
+   */
+  deleverage(
+    takerOrderId: number,
+    user: number,
+    makerOrderId: number,
+    counterparty: number,
+    lots: number,
+    price: number,
+  ): number {
+    const { events: ev, users } = this;
+    ev.count = 0;
+    this.levels.beginCommand();
+    if (!Number.isSafeInteger(lots) || lots <= 0 || !Number.isSafeInteger(price) || price <= 0) return 0;
+    if (!Number.isSafeInteger(takerOrderId) || !Number.isSafeInteger(makerOrderId)) return 0;
+    const u = users.lookup(user);
+    const c = users.lookup(counterparty);
+    if (u === NIL || c === NIL || u === c) return 0;
+    const pu = users.pos[u];
+    const pc = users.pos[c];
+    if (pu === 0 || pc === 0 || pu > 0 === pc > 0) return 0;
+    const au = pu > 0 ? pu : -pu;
+    const ac = pc > 0 ? pc : -pc;
+    const q = lots < au ? (lots < ac ? lots : ac) : au < ac ? au : ac;
+    users.pos[u] = pu > 0 ? pu - q : pu + q;
+    users.pos[c] = pc > 0 ? pc - q : pc + q;
+    this._longOi -= q;
+    this._shortOi -= q;
+    const side = pu > 0 ? SELL : BUY;
+    ev.fill(++this._seq, takerOrderId, user, side, price, q, 0, makerOrderId, counterparty, 0, 0, q, 0, q);
+    const uRo = users.ro;
+    if (uRo[2 * u] + uRo[2 * u + 1] > 0) this.trimReduceOnly(u);
+    if (uRo[2 * c] + uRo[2 * c + 1] > 0) this.trimReduceOnly(c);
+    return q;
   }
 
   /**

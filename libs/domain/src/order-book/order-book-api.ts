@@ -45,6 +45,20 @@ export interface OrderBookApi {
   setState(state: BookMarketState): void;
   /** Binds orders from now on; cancels nothing. */
   setOiCaps(maxLongOi: number, maxShortOi: number): void;
+  /**
+   * Auto-deleveraging: closes up to `lots` of `user`'s position against `counterparty`'s opposite
+   * one at `price`, as a fill (user taking with `takerOrderId`, counterparty making with
+   * `makerOrderId`) that only closes, for both. Events: one FILL then reduce-only trims, or none
+   * when nothing can close. Returns the lots closed.
+   */
+  deleverage(
+    takerOrderId: number,
+    user: number,
+    makerOrderId: number,
+    counterparty: number,
+    lots: number,
+    price: number,
+  ): number;
 
   levelCount(side: BookSide): number;
   /** Best price of a side in ticks, or 0 when the side is empty. */

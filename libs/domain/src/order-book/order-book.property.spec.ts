@@ -25,7 +25,8 @@ type Op =
   | { t: 'cancelCid'; user: number; cid: string }
   | { t: 'cancelAll'; user: number }
   | { t: 'amend'; user: number; id: number; price: number; qty: number }
-  | { t: 'state'; state: 0 | 1 | 2 };
+  | { t: 'state'; state: 0 | 1 | 2 }
+  | { t: 'adl'; id: number; user: number; counterparty: number; lots: number; price: number };
 
 const user = fc.integer({ min: 1, max: 3 });
 const price = fc.oneof(
@@ -54,7 +55,8 @@ type GenOp =
   | { t: 'cancelCid'; user: number; cid: string }
   | { t: 'cancelAll'; user: number }
   | { t: 'amend'; user: number; ref: number; owner: boolean; price: number; qty: number }
-  | { t: 'state'; state: 0 | 1 | 2 };
+  | { t: 'state'; state: 0 | 1 | 2 }
+  | { t: 'adl'; user: number; counterparty: number; lots: number; price: number };
 
 /** Cancels and amends mostly come from the order's owner. */
 const owner = fc.integer({ min: 0, max: 9 }).map((x) => x !== 0);
@@ -114,6 +116,20 @@ function genOp(mix: Mix): fc.Arbitrary<GenOp> {
       arbitrary: fc.record({ t: fc.constant('amend' as const), user, ref, owner, price: px, qty }),
     },
     {
+      // Auto-deleveraging closes between two users (sometimes the same one, or not opposite).
+      weight: wide ? 1 : 2,
+      arbitrary: fc.record({
+        t: fc.constant('adl' as const),
+        user,
+        counterparty: user,
+        lots: fc.oneof(
+          { weight: 9, arbitrary: fc.integer({ min: 1, max: 15 }) },
+          { weight: 1, arbitrary: qty },
+        ),
+        price: px,
+      }),
+    },
+    {
       weight: busy || wide ? 0 : 1,
       arbitrary: fc
         .constantFrom(0 as const, 0 as const, 0 as const, 0 as const, 1 as const, 2 as const)
@@ -128,6 +144,7 @@ function genOp(mix: Mix): fc.Arbitrary<GenOp> {
  */
 function resolver(book: () => OrderBook) {
   let last = 0;
+  let adlIds = 1_000_000;
   const owners = new Map<number, number>();
   const pickId = (r: number) => (r < 0 ? 10_000 + last : Math.max(1, last - r));
   const pick = (r: number) => {
@@ -152,6 +169,9 @@ function resolver(book: () => OrderBook) {
         const id = pick(g.ref);
         return { t: 'amend', user: who(g, id), id, price: g.price, qty: g.qty };
       }
+      case 'adl':
+        // The ADL close's ids: never an order's (the taker's and maker's, 2 per close).
+        return { ...g, id: (adlIds += 2) };
       default:
         return g;
     }
@@ -177,6 +197,9 @@ function apply(book: OrderBookApi, o: Op): void {
       break;
     case 'state':
       book.setState(o.state);
+      break;
+    case 'adl':
+      book.deleverage(o.id, o.user, o.id + 1, o.counterparty, o.lots, o.price);
       break;
   }
 }
@@ -207,6 +230,13 @@ class Ledger {
           else this.reduceOnly.delete(e.orderId);
           break;
         case 'FILL':
+          if (op.t === 'adl') {
+            // Not orders: closes only, nothing stays open.
+            for (const f of [e.taker, e.maker])
+              check(f.open === 0 && f.close === e.qty && f.leaves === 0, 'ADL only closes');
+            check(e.qty > 0 && e.qty <= op.lots, 'ADL closes at most the lots asked');
+            break;
+          }
           for (const f of [e.taker, e.maker]) {
             const left = (this.open.get(f.orderId) ?? NaN) - e.qty;
             check(left === f.leaves, 'fill leaves = open - qty');

@@ -353,6 +353,80 @@ describe('OrderBook: positions, reduce-only and open interest', () => {
   });
 });
 
+describe('OrderBook: auto-deleveraging close', () => {
+  it('closes the liquidated position against the opposite one at the given price, as a fill', () => {
+    const b = book();
+    givePosition(b, 1, 4); // user 1 long 4, user 99 short 4
+    givePosition(b, 2, -3); // user 2 short 3, user 99 long 3 => 99 net short 1
+    expect([b.longOi, b.shortOi]).toEqual([4, 4]);
+    expect(b.deleverage(500, 1, 501, 2, 2, 90)).toBe(2);
+    expect(b.events.toArray()).toEqual([
+      {
+        kind: 'FILL',
+        seq: b.seq,
+        price: 90,
+        qty: 2,
+        taker: { orderId: 500, user: 1, side: SELL, close: 2, open: 0, leaves: 0 },
+        maker: { orderId: 501, user: 2, side: BUY, close: 2, open: 0, leaves: 0 },
+      },
+    ]);
+    expect([b.position(1), b.position(2), b.position(99)]).toEqual([2, -1, -1]);
+    expect([b.longOi, b.shortOi]).toEqual([2, 2]);
+  });
+
+  it('never opens or flips: closes at most the smaller position', () => {
+    const b = book();
+    givePosition(b, 1, -2);
+    givePosition(b, 2, 5);
+    expect(b.deleverage(500, 1, 501, 2, 10, 100)).toBe(2);
+    expect([b.position(1), b.position(2)]).toEqual([0, 3]);
+    expect(b.deleverage(502, 2, 503, 1, 10, 100)).toBe(0);
+    expect(b.events.count).toBe(0);
+  });
+
+  it('does nothing for positions on the same side, the same user, or bad lots and prices', () => {
+    const b = book();
+    givePosition(b, 1, 2);
+    givePosition(b, 2, 3);
+    const seq = b.seq;
+    expect(b.deleverage(500, 1, 501, 2, 1, 100)).toBe(0);
+    expect(b.deleverage(500, 1, 501, 1, 1, 100)).toBe(0);
+    expect(b.deleverage(500, 1, 501, 99, 0, 100)).toBe(0);
+    expect(b.deleverage(500, 1, 501, 99, 1.5, 100)).toBe(0);
+    expect(b.deleverage(500, 1, 501, 99, 1, 0)).toBe(0);
+    expect(b.deleverage(500, 1, 501, 7, 1, 100)).toBe(0);
+    expect(b.seq).toBe(seq);
+    expect([b.position(1), b.position(2)]).toEqual([2, 3]);
+  });
+
+  it("trims both users' reduce-only orders as any fill does; the book levels follow", () => {
+    const b = book();
+    givePosition(b, 1, 3);
+    givePosition(b, 2, -3);
+    place(b, { user: 1, side: SELL, price: 120, quantity: 3, reduceOnly: true });
+    place(b, { user: 2, side: BUY, price: 80, quantity: 2, reduceOnly: true });
+    b.deleverage(500, 1, 501, 2, 2, 100);
+    expect(kinds(b.events.toArray())).toEqual([
+      'FILL',
+      'AMENDED:REDUCE_ONLY_TRIM',
+      'AMENDED:REDUCE_ONLY_TRIM',
+    ]);
+    expect(b.levelChanges.toArray()).toEqual([
+      { side: BUY, price: 80, quantity: 1 },
+      { side: SELL, price: 120, quantity: 1 },
+    ]);
+  });
+
+  it('persists through a snapshot (positions and OI only)', () => {
+    const b = new OrderBook();
+    b.place(order({ user: 1, side: BUY, quantity: 3 }));
+    b.place(order({ user: 2, side: SELL, quantity: 3 }));
+    b.deleverage(500, 1, 501, 2, 1, 100);
+    const r = OrderBook.restore(b.snapshot());
+    expect([r.position(1), r.position(2), r.longOi, r.shortOi, r.seq]).toEqual([2, -2, 2, 2, b.seq]);
+  });
+});
+
 describe('OrderBook: self-trade prevention', () => {
   function withOwnMaker(stp: BookStpMode | undefined) {
     const b = book();

@@ -364,6 +364,44 @@ export class ReferenceOrderBook implements OrderBookApi {
     this.maxShort = maxShortOi;
   }
 
+  deleverage(
+    takerOrderId: number,
+    user: number,
+    makerOrderId: number,
+    counterparty: number,
+    lots: number,
+    price: number,
+  ): number {
+    this.begin();
+    const ints = [takerOrderId, makerOrderId, lots, price].every((x) => Number.isSafeInteger(x));
+    if (!ints || lots <= 0 || price <= 0 || user === counterparty) return 0;
+    const pu = this.position(user);
+    const pc = this.position(counterparty);
+    if (pu === 0 || pc === 0 || Math.sign(pu) === Math.sign(pc)) return 0;
+    const q = Math.min(lots, Math.abs(pu), Math.abs(pc));
+    const side: Side = pu > 0 ? 1 : 0;
+    const tClose = this.fillLeg(user, side, q);
+    const mClose = this.fillLeg(counterparty, side === BUY ? 1 : 0, q);
+    this.events.push({
+      kind: 'FILL',
+      seq: ++this._seq,
+      price,
+      qty: q,
+      taker: { orderId: takerOrderId, user, side, close: tClose, open: q - tClose, leaves: 0 },
+      maker: {
+        orderId: makerOrderId,
+        user: counterparty,
+        side: side === BUY ? 1 : 0,
+        close: mClose,
+        open: q - mClose,
+        leaves: 0,
+      },
+    });
+    this.trim(user);
+    this.trim(counterparty);
+    return q;
+  }
+
   // ------------------------------------------------------------------ matching
 
   private match(t: Taker, isMarket: boolean, limit: number, qty: number): { left: number; filled: number } {

@@ -1,5 +1,6 @@
 import { isPriceProtectHeld, Money, parseDecimal, trackTrailingStop, triggeredOrderType } from '@perp/domain';
 import type { WaitingTrigger } from '../risk-partition';
+import { publishAdlScores } from './adl-scores';
 import { fireAlgo } from './algo-records';
 import { checkMargins } from './margin-check';
 import {
@@ -42,6 +43,7 @@ export const markPrice: RiskHandler<'price.mark'> = (ctx, cmd) => {
   }
   // Then margin: only the accounts holding a position on the symbol can have moved.
   checkMargins(ctx, p.book.holders(cmd.symbol), index, cmd.time, cmd.symbol);
+  publishAdlScores(ctx, cmd.symbol, cmd.time);
 };
 
 /**

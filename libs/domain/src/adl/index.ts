@@ -1,0 +1,2 @@
+export * from './adl-score';
+export * from './adl-ranking';
