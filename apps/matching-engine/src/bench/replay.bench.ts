@@ -138,6 +138,7 @@ async function main(): Promise<void> {
   const shard = new EngineShard(bus, registry, snapshots);
   await shard.assigned([{ topic: TOPICS.engineCommands.name, partition }], {
     seek: () => undefined,
+    committedAtAssignment: () => undefined,
   } as never);
   const c1 = process.cpuUsage();
   const t1 = process.hrtime.bigint();

@@ -95,10 +95,12 @@ export class EngineShard {
     if (BigInt(m.offset) <= state.lastOffset) return undefined;
     const origin = 'origin' in cmd ? cmd.origin : undefined;
     if (origin && state.seen(origin)) return undefined;
-    const out = applyBookCommand(state, this.markets, m, cmd);
+    // Inputs the group had committed when this member gained the partition: events already out.
+    const replayed = this.partitions.replayed(state, BigInt(m.offset));
+    const out = applyBookCommand(state, this.markets, m, cmd, replayed);
     if (origin) {
       state.markSeen(origin);
-      out.events.push(commandResult(state, m, cmd, out.reply, out.events.length));
+      if (!replayed) out.events.push(commandResult(state, m, cmd, out.reply, out.events.length));
     }
     state.lastOffset = BigInt(m.offset);
     return out;

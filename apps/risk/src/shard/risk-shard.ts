@@ -112,6 +112,7 @@ export class RiskShard {
     await state.run(async () => {
       const turn: TurnOutput[] = [];
       let failure: unknown;
+      let replayed = 0;
       for (const { message: m, command: cmd } of inputs) {
         const offset = BigInt(m.offset);
         if (offset <= state.lastOffset) continue;
@@ -122,9 +123,12 @@ export class RiskShard {
           failure = e;
           break;
         }
-        turn.push({ message: m, command: cmd, out });
+        // Below the group's commit when this member gained the partition: outputs already out.
+        if (this.partitions.replayed(state, offset)) replayed++;
+        else turn.push({ message: m, command: cmd, out });
         state.lastOffset = offset;
       }
+      if (replayed && !turn.length) await this.partitions.appliedTurn(state, replayed);
       if (turn.length) {
         try {
           await this.publish(state, turn);
@@ -133,7 +137,7 @@ export class RiskShard {
           await this.partitions.reload(partition);
           throw e;
         }
-        await this.partitions.appliedTurn(state, turn.length);
+        await this.partitions.appliedTurn(state, turn.length + replayed);
       }
       if (failure !== undefined) throw failure;
     });

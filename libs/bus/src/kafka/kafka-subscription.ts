@@ -5,6 +5,7 @@ import {
   type EachMessagePayload,
   type IHeaders,
   type Kafka,
+  PartitionAssigners,
 } from 'kafkajs';
 import {
   type BusHeaders,
@@ -20,6 +21,7 @@ import {
 } from '../bus';
 import { errorText, retryDelay } from '../logger';
 import type { KafkaBusOptions } from './kafka-bus';
+import { stickyAssigner } from './sticky-assigner';
 
 export const tpKey = (topic: string, partition: number) => `${topic}\u0000${partition}`;
 
@@ -28,6 +30,8 @@ interface PartitionState {
   position?: bigint;
   /** Bumped by every seek: a message fetched before it is stale. */
   epoch: number;
+  /** The group's committed offset when this member gained the partition. */
+  committed?: string;
   attempt: number;
 }
 
@@ -70,7 +74,23 @@ export class KafkaSubscription implements Subscription {
       rebalanceTimeout: t.rebalanceTimeoutMs ?? 10_000,
       maxWaitTimeInMs: t.maxWaitTimeMs ?? 100,
       allowAutoTopicCreation: true,
+      // Healthy members keep their partitions through a rebalance; round robin is the fallback a
+      // group of older members agrees on.
+      partitionAssigners: [
+        stickyAssigner(() => this.owned(), t.leaderSyncDelayMs),
+        PartitionAssigners.roundRobin,
+      ],
     });
+  }
+
+  /** What this member owns now, by topic: its claim in the next JoinGroup. */
+  private owned(): Record<string, number[]> {
+    const out: Record<string, number[]> = {};
+    for (const k of this.parts.keys()) {
+      const { topic, partition } = toTp(k);
+      (out[topic] ??= []).push(partition);
+    }
+    return out;
   }
 
   start(): Promise<void> {
@@ -176,6 +196,10 @@ export class KafkaSubscription implements Subscription {
     );
   }
 
+  committedAtAssignment({ topic, partition }: TopicPartition): string | undefined {
+    return this.parts.get(tpKey(topic, partition))?.committed;
+  }
+
   seek({ topic, partition, offset }: TopicPartitionOffset): void {
     const st = this.parts.get(tpKey(topic, partition));
     if (!st) throw new Error(`seek: ${topic}/${partition} is not assigned to this member`);
@@ -245,22 +269,41 @@ export class KafkaSubscription implements Subscription {
       this.consumer.resume(stale.map(({ topic, partition }) => ({ topic, partitions: [partition] })));
     await this.notify(this.options.onRevoked, revoked.map(toTp), 'onRevoked');
     for (const k of gained) this.parts.set(k, { epoch: 0, attempt: 0 });
-    if (first && this.latest && gained.length) await this.startAtLatest(gained);
+    const atLatest = first && this.latest !== undefined;
+    const committed = gained.length
+      ? await this.committedOffsets(gained, atLatest)
+      : new Map<string, string>();
+    for (const [k, offset] of committed) this.parts.get(k)!.committed = offset;
+    if (atLatest && gained.length) this.startAtLatest(gained, committed);
     await this.notify(this.options.onAssigned, gained.map(toTp), 'onAssigned');
     if (first) this.settleJoin();
   }
 
-  /** Partitions the group never committed start at the end recorded before joining. */
-  private async startAtLatest(gained: string[]): Promise<void> {
-    const topics = [...new Set(gained.map((k) => toTp(k).topic))];
-    const committed = new Map<string, string>();
-    for (const t of await this.admin.fetchOffsets({ groupId: this.groupId, topics })) {
-      for (const p of t.partitions) committed.set(tpKey(t.topic, p.partition), p.offset);
+  /** The group's committed offsets of `keys` (those it has committed; best effort). */
+  private async committedOffsets(keys: string[], required: boolean): Promise<Map<string, string>> {
+    const wanted = new Set(keys);
+    const topics = [...new Set(keys.map((k) => toTp(k).topic))];
+    const out = new Map<string, string>();
+    try {
+      for (const t of await this.admin.fetchOffsets({ groupId: this.groupId, topics })) {
+        for (const p of t.partitions) {
+          const k = tpKey(t.topic, p.partition);
+          if (wanted.has(k) && BigInt(p.offset) >= 0n) out.set(k, p.offset);
+        }
+      }
+    } catch (e) {
+      // A start at 'latest' needs them; otherwise only an optimisation of replays is lost.
+      if (required) throw e;
+      this.logger.warn(`group ${this.groupId}: committed offsets unavailable: ${errorText(e)}`);
     }
+    return out;
+  }
+
+  /** Partitions the group never committed start at the end recorded before joining. */
+  private startAtLatest(gained: string[], committed: Map<string, string>): void {
     for (const k of gained) {
       const end = this.latest!.get(k);
-      const c = committed.get(k);
-      if (end !== undefined && (c === undefined || BigInt(c) < 0n)) this.seek({ ...toTp(k), offset: end });
+      if (end !== undefined && !committed.has(k)) this.seek({ ...toTp(k), offset: end });
     }
   }
 
@@ -279,7 +322,7 @@ export class KafkaSubscription implements Subscription {
   }
 
   /** Batched turns: the fetched batch, from the partition's position, in chunks of `maxBatch`. */
-  private async onBatch({ batch, isStale }: EachBatchPayload): Promise<void> {
+  private async onBatch({ batch, isStale, heartbeat }: EachBatchPayload): Promise<void> {
     const { topic, partition } = batch;
     const key = tpKey(topic, partition);
     const before = this.parts.get(key);
@@ -295,11 +338,34 @@ export class KafkaSubscription implements Subscription {
     const fresh =
       from === undefined ? batch.messages : batch.messages.filter((m) => BigInt(m.offset) >= from);
     for (let i = 0; i < fresh.length; i += this.maxBatch) {
+      // A long batch (a replay) keeps the session alive, and learns of a rebalance early.
+      if (i > 0 && !(await this.beat(heartbeat, topic, partition, st, epoch))) return;
       const chunk = fresh.slice(i, i + this.maxBatch);
       const last = BigInt(chunk[chunk.length - 1]!.offset);
       const run = this.deliver(topic, partition, chunk, st, last, epoch);
       this.inflight = run;
       if (!(await run) || this.closed || st.epoch !== epoch) return;
+    }
+  }
+
+  /**
+   * Heartbeat between chunks of a batch. False when the group is rebalancing: the partition is sought
+   * back to its position (kafkajs would go on after the whole batch) and the rest waits for the rejoin.
+   */
+  private async beat(
+    heartbeat: () => Promise<void>,
+    topic: string,
+    partition: number,
+    st: PartitionState,
+    epoch: number,
+  ): Promise<boolean> {
+    try {
+      await heartbeat();
+      return !this.closed && st.epoch === epoch;
+    } catch {
+      if (!this.closed && st.epoch === epoch && st.position !== undefined)
+        this.seek({ topic, partition, offset: st.position.toString() });
+      return false;
     }
   }
 
