@@ -29,6 +29,8 @@ export type RiskShardOptions = SnapshotPolicy;
 
 interface TurnOutput extends RiskInput {
   out: Output;
+  /** Below the group's commit when this member gained the partition: its messages are out already. */
+  replayed: boolean;
 }
 
 /**
@@ -78,6 +80,11 @@ export class RiskShard {
     return this.partitions.owned();
   }
 
+  /** Offset of the last input applied in an owned partition (replay progress). */
+  appliedOffset(partition: number): bigint | undefined {
+    return this.partitions.get(partition)?.lastOffset;
+  }
+
   /** The account book of a partition this member owns (tests, invariants). */
   book(partition: number): AccountBook | undefined {
     return this.partitions.get(partition)?.book;
@@ -112,7 +119,6 @@ export class RiskShard {
     await state.run(async () => {
       const turn: TurnOutput[] = [];
       let failure: unknown;
-      let replayed = 0;
       for (const { message: m, command: cmd } of inputs) {
         const offset = BigInt(m.offset);
         if (offset <= state.lastOffset) continue;
@@ -123,12 +129,9 @@ export class RiskShard {
           failure = e;
           break;
         }
-        // Below the group's commit when this member gained the partition: outputs already out.
-        if (this.partitions.replayed(state, offset)) replayed++;
-        else turn.push({ message: m, command: cmd, out });
+        turn.push({ message: m, command: cmd, out, replayed: this.partitions.replayed(state, offset) });
         state.lastOffset = offset;
       }
-      if (replayed && !turn.length) await this.partitions.appliedTurn(state, replayed);
       if (turn.length) {
         try {
           await this.publish(state, turn);
@@ -137,7 +140,7 @@ export class RiskShard {
           await this.partitions.reload(partition);
           throw e;
         }
-        await this.partitions.appliedTurn(state, turn.length + replayed);
+        await this.partitions.appliedTurn(state, turn.length);
       }
       if (failure !== undefined) throw failure;
     });
@@ -164,7 +167,10 @@ export class RiskShard {
     const sends: Promise<unknown>[] = [];
     const publish = (topic: string, key: string, value: unknown, headers?: Record<string, string>) =>
       sends.push(this.bus.publish(topic, key, value, headers));
-    for (const { message: m, command: cmd, out } of turn) {
+    for (const { message: m, command: cmd, out, replayed } of turn) {
+      // The hot store above is written for replayed inputs too (an in-memory one starts empty after
+      // a restart); their engine commands, account events and replies are on the log already.
+      if (replayed) continue;
       for (const c of out.engineCommands) publish(TOPICS.engineCommands.name, c.symbol, c);
       let i = 0;
       for (const e of out.accountEvents) {

@@ -267,7 +267,9 @@ export class KafkaSubscription implements Subscription {
     const stale = [...revoked, ...gained].filter((k) => paused.has(k)).map(toTp);
     if (stale.length)
       this.consumer.resume(stale.map(({ topic, partition }) => ({ topic, partitions: [partition] })));
+    const began = Date.now();
     await this.notify(this.options.onRevoked, revoked.map(toTp), 'onRevoked');
+    const revokedAt = Date.now();
     for (const k of gained) this.parts.set(k, { epoch: 0, attempt: 0 });
     const atLatest = first && this.latest !== undefined;
     const committed = gained.length
@@ -276,6 +278,13 @@ export class KafkaSubscription implements Subscription {
     for (const [k, offset] of committed) this.parts.get(k)!.committed = offset;
     if (atLatest && gained.length) this.startAtLatest(gained, committed);
     await this.notify(this.options.onAssigned, gained.map(toTp), 'onAssigned');
+    if (gained.length || revoked.length) {
+      // Failover timing: what moved and how long the hand-over took in this member.
+      const list = (keys: string[]) => keys.map((k) => toTp(k).partition).join(',');
+      this.logger.log(
+        `group ${this.groupId}: gained [${list(gained)}] lost [${list(revoked)}] (onRevoked ${revokedAt - began} ms, onAssigned ${Date.now() - revokedAt} ms)`,
+      );
+    }
     if (first) this.settleJoin();
   }
 

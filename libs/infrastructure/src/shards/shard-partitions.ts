@@ -160,7 +160,9 @@ export class ShardPartitions<P extends ShardPartition> {
     if (committed !== undefined) state.publishedBelow = BigInt(committed);
     this.partitions.set(partition, state);
     await sub.seek({ topic: this.topic, partition, offset: (state.lastOffset + 1n).toString() });
-    if (snap) this.logger.log(`partition ${partition}: restored at ${snap.offset}`);
+    const quiet = state.publishedBelow > state.lastOffset + 1n ? `; state only up to ${committed}` : '';
+    if (snap || quiet)
+      this.logger.log(`partition ${partition}: restored at ${snap?.offset ?? 'none'}${quiet}`);
   }
 
   /** onRevoked: save what is unsaved (still a member on close) and drop the partitions. */
