@@ -220,9 +220,15 @@ export class KafkaSubscription implements Subscription {
     await this.assigning;
     const lost = this.assignment();
     this.parts.clear();
+    const began = Date.now();
     await this.notify(this.options.onRevoked, lost, 'onRevoked');
+    const revokedAt = Date.now();
     try {
       await this.consumer.disconnect();
+      if (lost.length)
+        this.logger.log(
+          `group ${this.groupId}: left, handing over [${lost.map((tp) => tp.partition).join(',')}] (onRevoked ${revokedAt - began} ms, leave ${Date.now() - revokedAt} ms)`,
+        );
     } finally {
       this.onClose?.();
     }
