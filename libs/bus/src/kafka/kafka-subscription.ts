@@ -1,3 +1,4 @@
+// Why this module is long: one kafkajs member's lifecycle (join, rejoin, assignment and hand-over, seek epochs, batch delivery and retries) is one state machine over shared per-partition state; split, its invariants would be in several places.
 import {
   type Admin,
   type Consumer,
@@ -227,7 +228,7 @@ export class KafkaSubscription implements Subscription {
       await this.consumer.disconnect();
       if (lost.length)
         this.logger.log(
-          `group ${this.groupId}: left, handing over [${lost.map((tp) => tp.partition).join(',')}] (onRevoked ${revokedAt - began} ms, leave ${Date.now() - revokedAt} ms)`,
+          `group ${this.groupId}: left, handing over [${partitionList(lost)}] (onRevoked ${revokedAt - began} ms, leave ${Date.now() - revokedAt} ms)`,
         );
     } finally {
       this.onClose?.();
@@ -286,7 +287,7 @@ export class KafkaSubscription implements Subscription {
     await this.notify(this.options.onAssigned, gained.map(toTp), 'onAssigned');
     if (gained.length || revoked.length) {
       // Failover timing: what moved and how long the hand-over took in this member.
-      const list = (keys: string[]) => keys.map((k) => toTp(k).partition).join(',');
+      const list = (keys: string[]) => partitionList(keys.map(toTp));
       this.logger.log(
         `group ${this.groupId}: gained [${list(gained)}] lost [${list(revoked)}] (onRevoked ${revokedAt - began} ms, onAssigned ${Date.now() - revokedAt} ms)`,
       );
@@ -441,6 +442,14 @@ export class KafkaSubscription implements Subscription {
       this.logger.error(`${name} of group ${this.groupId} failed: ${errorText(e)}`);
     }
   }
+}
+
+/** `topic:0,1 other:2` (the topic alone when the member has one). */
+function partitionList(tps: TopicPartition[]): string {
+  const byTopic = new Map<string, number[]>();
+  for (const { topic, partition } of tps) byTopic.set(topic, [...(byTopic.get(topic) ?? []), partition]);
+  if (byTopic.size === 1) return [...byTopic.values()][0]!.join(',');
+  return [...byTopic].map(([topic, ps]) => `${topic}:${ps.join(',')}`).join(' ');
 }
 
 function toTp(k: string): TopicPartition {
