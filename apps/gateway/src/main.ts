@@ -4,7 +4,8 @@ import { bootstrap } from '@perp/runtime';
 import { GatewayModule } from './gateway.module';
 
 void bootstrap('gateway', (config) => {
-  @Module({ imports: [InfrastructureModule.forRoot(config), GatewayModule] })
+  // Ready means able to answer: the reply listener is joined before /readyz says so.
+  @Module({ imports: [InfrastructureModule.forRoot(config, { eagerReplyListener: true }), GatewayModule] })
   class GatewayApp {}
   return GatewayApp;
 });

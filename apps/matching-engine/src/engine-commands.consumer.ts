@@ -110,6 +110,8 @@ export class EngineCommandsConsumer implements OnApplicationBootstrap, OnModuleD
                 emit(out);
                 this.metrics?.engineCommandApplied(cmd.type);
               }
+              // A replayed input's reply went out with its events before the commit.
+              if (out?.replayed) continue;
               reply = out ? out.reply : ALREADY_APPLIED;
             }
           } catch (e) {

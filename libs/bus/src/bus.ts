@@ -83,6 +83,12 @@ export interface Subscription {
    * rebalance fails (the group generation moved on): the caller decides whether to retry.
    */
   commit(offsets: TopicPartitionOffset | readonly TopicPartitionOffset[]): Promise<void>;
+  /**
+   * The group's committed offset of an owned partition as it was when this member gained it
+   * (undefined: none, or not owned). Every input below it had its outputs published by an earlier
+   * owner, so a stage replaying from a snapshot may apply those without publishing again.
+   */
+  committedAtAssignment(tp: TopicPartition): string | undefined;
   /** The partition's next delivered message is the one at `offset`. Only for owned partitions. */
   seek(target: TopicPartitionOffset): void;
   /** Leaves the group: onRevoked runs and the partitions go to the remaining members. */

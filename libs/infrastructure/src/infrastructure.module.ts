@@ -11,6 +11,11 @@ export interface InfrastructureOptions {
   schema?: string;
   /** Memory bus: journal to DATA_DIR (default true). */
   journal?: boolean;
+  /**
+   * Kafka: join the reply listener before the process is ready (processes that send requests).
+   * Otherwise the first request joins it, and waits for a new group to form (3 s on the mock).
+   */
+  eagerReplyListener?: boolean;
 }
 
 /**
@@ -30,6 +35,7 @@ export class InfrastructureModule {
           topics: topicPartitions(),
           replyTopic: TOPICS.replies.name,
           journal: options.journal ?? true,
+          ...(options.eagerReplyListener ? { kafka: { eagerReplyListener: true } } : {}),
         }),
         PersistenceModule.forRoot(config, { schema: options.schema }),
         CacheModule.forRoot(config),

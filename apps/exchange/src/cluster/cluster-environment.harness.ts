@@ -33,7 +33,9 @@ export async function openClusterEnvironment(
   await admin.connect();
   await admin.query(`CREATE DATABASE ${dbName}`);
   await admin.end();
-  const redisUrl = `redis://127.0.0.1:6379/${redisDb}`;
+  // CLUSTER_REDIS_DB runs a suite on another database (two checkouts testing on one machine).
+  const db = process.env.CLUSTER_REDIS_DB ? Number(process.env.CLUSTER_REDIS_DB) : redisDb;
+  const redisUrl = `redis://127.0.0.1:6379/${db}`;
   const redis = new Redis(redisUrl);
   await redis.flushdb();
   const apps: RunningApp[] = [];

@@ -1,4 +1,4 @@
-import { formatReport, runFaultRounds } from './fault-rounds.harness';
+import { formatReport, type Killable, runFaultRounds } from './fault-rounds.harness';
 
 /** CI's short run; `npx nx run exchange:faults` runs 20 rounds (FAULT_ROUNDS). */
 const ROUNDS = Number(process.env.FAULT_ROUNDS ?? 2);
@@ -19,7 +19,8 @@ describe('fault harness: kill -9 rounds under load (real processes, Kafka mock)'
         ordersPerUser: 900,
         seed: Number(process.env.FAULT_SEED ?? 18),
         signal: process.env.FAULT_SIGNAL === 'SIGTERM' ? 'SIGTERM' : 'SIGKILL',
-        redisDb: 7,
+        redisDb: Number(process.env.FAULT_REDIS_DB ?? 7),
+        apps: process.env.FAULT_APPS ? (process.env.FAULT_APPS.split(',') as Killable[]) : undefined,
         logDir: process.env.FAULT_LOG_DIR,
         env: process.env.FAULT_LOG_LEVEL ? { LOG_LEVEL: process.env.FAULT_LOG_LEVEL } : undefined,
         log: (l) => process.stdout.write(`${l}\n`),

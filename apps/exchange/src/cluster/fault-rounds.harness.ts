@@ -42,6 +42,8 @@ export interface FaultOptions {
   /** Most orders a user sends (its history must fit one page of 1000). */
   ordersPerUser: number;
   seed: number;
+  /** Kinds of process killed (default every kind in KILLABLE). */
+  apps?: readonly Killable[];
   /** Redis database of the run (cluster-environment.harness.ts lists who uses which). */
   redisDb: number;
   /** SIGKILL (default: a crash) or SIGTERM (a rolling restart: partitions handed over on the way out). */
@@ -96,6 +98,7 @@ export async function runFaultRounds(o: FaultOptions): Promise<FaultReport> {
     KAFKA_SESSION_TIMEOUT_MS: process.env.KAFKA_SESSION_TIMEOUT_MS ?? '3000',
     KAFKA_HEARTBEAT_INTERVAL_MS: process.env.KAFKA_HEARTBEAT_INTERVAL_MS ?? '300',
     KAFKA_REBALANCE_TIMEOUT_MS: process.env.KAFKA_REBALANCE_TIMEOUT_MS ?? '3000',
+    KAFKA_LEADER_SYNC_DELAY_MS: process.env.KAFKA_LEADER_SYNC_DELAY_MS ?? '200',
     RATE_LIMIT_WEIGHT_PER_MIN: '1000000',
     RATE_LIMIT_ORDERS_PER_10S: '1000000',
     RATE_LIMIT_ORDERS_PER_MIN: '1000000',
@@ -166,7 +169,8 @@ async function rounds(
   const kills: KillRecord[] = [];
   for (let round = 1; round <= o.rounds; round++) {
     await sleep(o.intervalMs);
-    const app = KILLABLE[random() % KILLABLE.length]!;
+    const kinds = o.apps ?? KILLABLE;
+    const app = kinds[random() % kinds.length]!;
     const list = running.get(app)!;
     const victim = list.splice(random() % list.length, 1)[0]!;
     const at = Date.now() - load.startedAt;

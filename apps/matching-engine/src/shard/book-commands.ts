@@ -30,6 +30,8 @@ export type OrderCommand = Extract<
 export interface CommandOutput {
   events: EngineEvent[];
   reply: ShardReply;
+  /** A replay of an input whose events and reply an earlier owner published: none are built. */
+  replayed?: boolean;
 }
 
 /** The symbol's book in this partition, created from the market on first use. */
@@ -52,6 +54,7 @@ export function applyBookCommand(
   markets: MarketRegistry,
   at: InputPlace,
   cmd: OrderCommand,
+  replayed = false,
 ): CommandOutput {
   const sb = bookFor(p, markets, cmd.symbol);
   if (!sb) return { events: [], reply: refusal('INVALID_SYMBOL', `no market ${cmd.symbol}`) };
@@ -129,5 +132,5 @@ export function applyBookCommand(
       reply = { ok: true, result: { symbol: sb.symbol, status: cmd.status } };
       break;
   }
-  return { events: bookEvents(p, sb, at, cmd), reply };
+  return { events: bookEvents(p, sb, at, cmd, 0, replayed), reply, replayed };
 }

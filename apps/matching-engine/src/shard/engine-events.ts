@@ -30,36 +30,27 @@ export function bookEvents(
   at: InputPlace,
   cmd: BookCommand,
   firstIndex = 0,
+  replayed = false,
 ): EngineEvent[] {
+  if (replayed) {
+    settleReplayed(p, sb);
+    return [];
+  }
   const out: EngineEvent[] = [];
   const base = { v: 1 as const, time: cmd.time, symbol: sb.symbol };
   const px = (t: number): string => fromSteps(t, sb.tickSize, sb.pricePrecision);
   const qty = (l: number): string => fromSteps(l, sb.lotSize, sb.quantityPrecision);
-  const gone: number[] = [];
   const ev = sb.book.events;
   for (let i = 0; i < ev.count; i++) {
-    const e = ev.get(i);
     const id = outputId(at.topic, at.partition, at.offset, firstIndex + i);
-    const event = translate(p, e, cmd, { ...base, id }, px, qty);
-    out.push(event);
-    if (e.kind === 'REJECTED' || e.kind === 'CANCELED' || e.kind === 'EXPIRED') gone.push(e.orderId);
-    if (e.kind === 'FILL') {
-      if (e.maker.leaves === 0) gone.push(e.maker.orderId);
-      if (e.taker.leaves === 0) gone.push(e.taker.orderId);
-    }
+    out.push(translate(p, ev.get(i), cmd, { ...base, id }, px, qty));
   }
-  // Orders that left the book no longer need their UUID mapping.
-  for (const o of gone) if (!sb.book.order(o)) p.forgetOrder(o);
+  forgetGone(p, sb);
   const delta = bookDelta(sb, ev.count > 0 ? ev.seq[0] : sb.book.seq, px, qty);
   if (delta)
     out.push({ ...base, id: outputId(at.topic, at.partition, at.offset, firstIndex + out.length), ...delta });
   const b = sb.book;
-  const top = {
-    bidPrice: px(b.bestQty(BookSide.BUY) > 0 ? b.bestPrice(BookSide.BUY) : 0),
-    bidQty: qty(b.bestQty(BookSide.BUY)),
-    askPrice: px(b.bestQty(BookSide.SELL) > 0 ? b.bestPrice(BookSide.SELL) : 0),
-    askQty: qty(b.bestQty(BookSide.SELL)),
-  };
+  const top = topOf(sb, px, qty);
   const key = JSON.stringify(top);
   if (key !== sb.top) {
     sb.top = key;
@@ -72,6 +63,45 @@ export function bookEvents(
     });
   }
   return out;
+}
+
+/**
+ * A replayed command (its events are on the log already): only what `bookEvents` leaves in the
+ * state, so the partition ends as a full replay would leave it, without building any event.
+ */
+function settleReplayed(p: EnginePartition, sb: SymbolBook): void {
+  forgetGone(p, sb);
+  if (sb.book.levelChanges.count > 0) sb.prevSeq = sb.book.seq;
+  const px = (t: number): string => fromSteps(t, sb.tickSize, sb.pricePrecision);
+  const qty = (l: number): string => fromSteps(l, sb.lotSize, sb.quantityPrecision);
+  sb.top = JSON.stringify(topOf(sb, px, qty));
+}
+
+/** Orders that left the book in the last command no longer need their UUID mapping. */
+function forgetGone(p: EnginePartition, sb: SymbolBook): void {
+  const ev = sb.book.events;
+  for (let i = 0; i < ev.count; i++) {
+    const e = ev.get(i);
+    if (e.kind === 'REJECTED' || e.kind === 'CANCELED' || e.kind === 'EXPIRED') forget(p, sb, e.orderId);
+    if (e.kind === 'FILL') {
+      if (e.maker.leaves === 0) forget(p, sb, e.maker.orderId);
+      if (e.taker.leaves === 0) forget(p, sb, e.taker.orderId);
+    }
+  }
+}
+
+function forget(p: EnginePartition, sb: SymbolBook, orderId: number): void {
+  if (!sb.book.order(orderId)) p.forgetOrder(orderId);
+}
+
+function topOf(sb: SymbolBook, px: (ticks: number) => string, qty: (lots: number) => string) {
+  const b = sb.book;
+  return {
+    bidPrice: px(b.bestQty(BookSide.BUY) > 0 ? b.bestPrice(BookSide.BUY) : 0),
+    bidQty: qty(b.bestQty(BookSide.BUY)),
+    askPrice: px(b.bestQty(BookSide.SELL) > 0 ? b.bestPrice(BookSide.SELL) : 0),
+    askQty: qty(b.bestQty(BookSide.SELL)),
+  };
 }
 
 type BookDelta = Extract<EngineEvent, { type: 'book.delta' }>;

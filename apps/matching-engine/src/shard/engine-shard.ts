@@ -104,14 +104,16 @@ export class EngineShard {
     if (BigInt(m.offset) <= state.lastOffset) return undefined;
     const origin = 'origin' in cmd ? cmd.origin : undefined;
     if (origin && state.seen(origin)) return undefined;
+    // Inputs the group had committed when this member gained the partition: events already out.
+    const replayed = this.partitions.replayed(state, BigInt(m.offset));
     const out =
       cmd.type === 'adl.scores'
         ? applyAdlScores(state, this.markets, m, cmd)
-        : applyBookCommand(state, this.markets, m, cmd);
+        : applyBookCommand(state, this.markets, m, cmd, replayed);
     if (origin) {
       state.markSeen(origin);
       // Scores answer nobody: no command.result.
-      if (cmd.type !== 'adl.scores')
+      if (cmd.type !== 'adl.scores' && !replayed)
         out.events.push(commandResult(state, m, cmd, out.reply, out.events.length));
     }
     state.lastOffset = BigInt(m.offset);

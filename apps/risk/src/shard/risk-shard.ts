@@ -38,6 +38,8 @@ export type RiskShardOptions = SnapshotPolicy;
 
 interface TurnOutput extends RiskInput {
   out: Output;
+  /** Below the group's commit when this member gained the partition: its messages are out already. */
+  replayed: boolean;
 }
 
 /**
@@ -89,6 +91,11 @@ export class RiskShard {
     return this.partitions.owned();
   }
 
+  /** Offset of the last input applied in an owned partition (replay progress). */
+  appliedOffset(partition: number): bigint | undefined {
+    return this.partitions.get(partition)?.lastOffset;
+  }
+
   /** The account book of a partition this member owns (tests, invariants). */
   book(partition: number): AccountBook | undefined {
     return this.partitions.get(partition)?.book;
@@ -133,7 +140,7 @@ export class RiskShard {
           failure = e;
           break;
         }
-        turn.push({ message: m, command: cmd, out });
+        turn.push({ message: m, command: cmd, out, replayed: this.partitions.replayed(state, offset) });
         state.lastOffset = offset;
       }
       if (turn.length) {
@@ -172,7 +179,10 @@ export class RiskShard {
     const sends: Promise<unknown>[] = [];
     const publish = (topic: string, key: string, value: unknown, headers?: Record<string, string>) =>
       sends.push(this.bus.publish(topic, key, value, headers));
-    for (const { message: m, command: cmd, out } of turn) {
+    for (const { message: m, command: cmd, out, replayed } of turn) {
+      // The hot store above is written for replayed inputs too (an in-memory one starts empty after
+      // a restart); their engine commands, account events and replies are on the log already.
+      if (replayed) continue;
       for (const c of out.engineCommands) publish(TOPICS.engineCommands.name, c.symbol, c);
       const keyOf = (e: (typeof out.accountEvents)[number]) => ('user' in e ? e.user : e.type);
       const lastOf = new Map(out.accountEvents.map((e, i) => [keyOf(e), i]));

@@ -36,6 +36,13 @@ export interface KafkaConsumerTuning {
   sessionTimeoutMs?: number;
   heartbeatIntervalMs?: number;
   rebalanceTimeoutMs?: number;
+  /**
+   * The group leader waits this long before sending the assignment (default 0). The librdkafka
+   * mock hands out assignments only to members whose SyncGroup arrived before the leader's and
+   * refuses later ones (INVALID_REQUEST, which kafkajs does not retry: the member crashes and joins
+   * again, rebalancing the whole group).
+   */
+  leaderSyncDelayMs?: number;
   /** Longest a fetch waits for data; also how long close() may wait for a fetch in flight. */
   maxWaitTimeMs?: number;
   /** Partitions whose handlers may run at the same time in one member (kafkajs partitionsConsumedConcurrently). */

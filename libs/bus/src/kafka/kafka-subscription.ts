@@ -1,3 +1,4 @@
+// Why this module is long: one kafkajs member's lifecycle (join, rejoin, assignment and hand-over, seek epochs, batch delivery and retries) is one state machine over shared per-partition state; split, its invariants would be in several places.
 import {
   type Admin,
   type Consumer,
@@ -5,6 +6,7 @@ import {
   type EachMessagePayload,
   type IHeaders,
   type Kafka,
+  PartitionAssigners,
 } from 'kafkajs';
 import {
   type BusHeaders,
@@ -20,6 +22,7 @@ import {
 } from '../bus';
 import { errorText, retryDelay } from '../logger';
 import type { KafkaBusOptions } from './kafka-bus';
+import { stickyAssigner } from './sticky-assigner';
 
 export const tpKey = (topic: string, partition: number) => `${topic}\u0000${partition}`;
 
@@ -28,6 +31,8 @@ interface PartitionState {
   position?: bigint;
   /** Bumped by every seek: a message fetched before it is stale. */
   epoch: number;
+  /** The group's committed offset when this member gained the partition. */
+  committed?: string;
   attempt: number;
 }
 
@@ -70,7 +75,23 @@ export class KafkaSubscription implements Subscription {
       rebalanceTimeout: t.rebalanceTimeoutMs ?? 10_000,
       maxWaitTimeInMs: t.maxWaitTimeMs ?? 100,
       allowAutoTopicCreation: true,
+      // Healthy members keep their partitions through a rebalance; round robin is the fallback a
+      // group of older members agrees on.
+      partitionAssigners: [
+        stickyAssigner(() => this.owned(), t.leaderSyncDelayMs),
+        PartitionAssigners.roundRobin,
+      ],
     });
+  }
+
+  /** What this member owns now, by topic: its claim in the next JoinGroup. */
+  private owned(): Record<string, number[]> {
+    const out: Record<string, number[]> = {};
+    for (const k of this.parts.keys()) {
+      const { topic, partition } = toTp(k);
+      (out[topic] ??= []).push(partition);
+    }
+    return out;
   }
 
   start(): Promise<void> {
@@ -176,6 +197,10 @@ export class KafkaSubscription implements Subscription {
     );
   }
 
+  committedAtAssignment({ topic, partition }: TopicPartition): string | undefined {
+    return this.parts.get(tpKey(topic, partition))?.committed;
+  }
+
   seek({ topic, partition, offset }: TopicPartitionOffset): void {
     const st = this.parts.get(tpKey(topic, partition));
     if (!st) throw new Error(`seek: ${topic}/${partition} is not assigned to this member`);
@@ -196,9 +221,15 @@ export class KafkaSubscription implements Subscription {
     await this.assigning;
     const lost = this.assignment();
     this.parts.clear();
+    const began = Date.now();
     await this.notify(this.options.onRevoked, lost, 'onRevoked');
+    const revokedAt = Date.now();
     try {
       await this.consumer.disconnect();
+      if (lost.length)
+        this.logger.log(
+          `group ${this.groupId}: left, handing over [${partitionList(lost)}] (onRevoked ${revokedAt - began} ms, leave ${Date.now() - revokedAt} ms)`,
+        );
     } finally {
       this.onClose?.();
     }
@@ -243,24 +274,52 @@ export class KafkaSubscription implements Subscription {
     const stale = [...revoked, ...gained].filter((k) => paused.has(k)).map(toTp);
     if (stale.length)
       this.consumer.resume(stale.map(({ topic, partition }) => ({ topic, partitions: [partition] })));
+    const began = Date.now();
     await this.notify(this.options.onRevoked, revoked.map(toTp), 'onRevoked');
+    const revokedAt = Date.now();
     for (const k of gained) this.parts.set(k, { epoch: 0, attempt: 0 });
-    if (first && this.latest && gained.length) await this.startAtLatest(gained);
+    const atLatest = first && this.latest !== undefined;
+    const committed = gained.length
+      ? await this.committedOffsets(gained, atLatest)
+      : new Map<string, string>();
+    for (const [k, offset] of committed) this.parts.get(k)!.committed = offset;
+    if (atLatest && gained.length) this.startAtLatest(gained, committed);
     await this.notify(this.options.onAssigned, gained.map(toTp), 'onAssigned');
+    if (gained.length || revoked.length) {
+      // Failover timing: what moved and how long the hand-over took in this member.
+      const list = (keys: string[]) => partitionList(keys.map(toTp));
+      this.logger.log(
+        `group ${this.groupId}: gained [${list(gained)}] lost [${list(revoked)}] (onRevoked ${revokedAt - began} ms, onAssigned ${Date.now() - revokedAt} ms)`,
+      );
+    }
     if (first) this.settleJoin();
   }
 
-  /** Partitions the group never committed start at the end recorded before joining. */
-  private async startAtLatest(gained: string[]): Promise<void> {
-    const topics = [...new Set(gained.map((k) => toTp(k).topic))];
-    const committed = new Map<string, string>();
-    for (const t of await this.admin.fetchOffsets({ groupId: this.groupId, topics })) {
-      for (const p of t.partitions) committed.set(tpKey(t.topic, p.partition), p.offset);
+  /** The group's committed offsets of `keys` (those it has committed; best effort). */
+  private async committedOffsets(keys: string[], required: boolean): Promise<Map<string, string>> {
+    const wanted = new Set(keys);
+    const topics = [...new Set(keys.map((k) => toTp(k).topic))];
+    const out = new Map<string, string>();
+    try {
+      for (const t of await this.admin.fetchOffsets({ groupId: this.groupId, topics })) {
+        for (const p of t.partitions) {
+          const k = tpKey(t.topic, p.partition);
+          if (wanted.has(k) && BigInt(p.offset) >= 0n) out.set(k, p.offset);
+        }
+      }
+    } catch (e) {
+      // A start at 'latest' needs them; otherwise only an optimisation of replays is lost.
+      if (required) throw e;
+      this.logger.warn(`group ${this.groupId}: committed offsets unavailable: ${errorText(e)}`);
     }
+    return out;
+  }
+
+  /** Partitions the group never committed start at the end recorded before joining. */
+  private startAtLatest(gained: string[], committed: Map<string, string>): void {
     for (const k of gained) {
       const end = this.latest!.get(k);
-      const c = committed.get(k);
-      if (end !== undefined && (c === undefined || BigInt(c) < 0n)) this.seek({ ...toTp(k), offset: end });
+      if (end !== undefined && !committed.has(k)) this.seek({ ...toTp(k), offset: end });
     }
   }
 
@@ -279,7 +338,7 @@ export class KafkaSubscription implements Subscription {
   }
 
   /** Batched turns: the fetched batch, from the partition's position, in chunks of `maxBatch`. */
-  private async onBatch({ batch, isStale }: EachBatchPayload): Promise<void> {
+  private async onBatch({ batch, isStale, heartbeat }: EachBatchPayload): Promise<void> {
     const { topic, partition } = batch;
     const key = tpKey(topic, partition);
     const before = this.parts.get(key);
@@ -295,11 +354,34 @@ export class KafkaSubscription implements Subscription {
     const fresh =
       from === undefined ? batch.messages : batch.messages.filter((m) => BigInt(m.offset) >= from);
     for (let i = 0; i < fresh.length; i += this.maxBatch) {
+      // A long batch (a replay) keeps the session alive, and learns of a rebalance early.
+      if (i > 0 && !(await this.beat(heartbeat, topic, partition, st, epoch))) return;
       const chunk = fresh.slice(i, i + this.maxBatch);
       const last = BigInt(chunk[chunk.length - 1]!.offset);
       const run = this.deliver(topic, partition, chunk, st, last, epoch);
       this.inflight = run;
       if (!(await run) || this.closed || st.epoch !== epoch) return;
+    }
+  }
+
+  /**
+   * Heartbeat between chunks of a batch. False when the group is rebalancing: the partition is sought
+   * back to its position (kafkajs would go on after the whole batch) and the rest waits for the rejoin.
+   */
+  private async beat(
+    heartbeat: () => Promise<void>,
+    topic: string,
+    partition: number,
+    st: PartitionState,
+    epoch: number,
+  ): Promise<boolean> {
+    try {
+      await heartbeat();
+      return !this.closed && st.epoch === epoch;
+    } catch {
+      if (!this.closed && st.epoch === epoch && st.position !== undefined)
+        this.seek({ topic, partition, offset: st.position.toString() });
+      return false;
     }
   }
 
@@ -360,6 +442,14 @@ export class KafkaSubscription implements Subscription {
       this.logger.error(`${name} of group ${this.groupId} failed: ${errorText(e)}`);
     }
   }
+}
+
+/** `topic:0,1 other:2` (the topic alone when the member has one). */
+function partitionList(tps: TopicPartition[]): string {
+  const byTopic = new Map<string, number[]>();
+  for (const { topic, partition } of tps) byTopic.set(topic, [...(byTopic.get(topic) ?? []), partition]);
+  if (byTopic.size === 1) return [...byTopic.values()][0]!.join(',');
+  return [...byTopic].map(([topic, ps]) => `${topic}:${ps.join(',')}`).join(' ');
 }
 
 function toTp(k: string): TopicPartition {

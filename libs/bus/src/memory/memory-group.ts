@@ -178,6 +178,7 @@ export class MemberSubscription implements Subscription {
   readonly maxBatch: number;
   readonly retry: BusConfig['retry'];
   readonly cursors = new Map<string, Cursor>();
+  private readonly committedAtGain = new Map<string, number>();
   closed = false;
 
   constructor(
@@ -201,6 +202,12 @@ export class MemberSubscription implements Subscription {
   commit(offsets: TopicPartitionOffset | readonly TopicPartitionOffset[]): Promise<void> {
     const list = Array.isArray(offsets) ? offsets : [offsets as TopicPartitionOffset];
     return Promise.all(list.map((o) => this.bus.commitOffset(this.group, o))).then(() => undefined);
+  }
+
+  committedAtAssignment({ topic, partition }: TopicPartition): string | undefined {
+    const key = tpKey(topic, partition);
+    const c = this.cursors.has(key) ? this.committedAtGain.get(key) : undefined;
+    return c === undefined ? undefined : String(c);
   }
 
   seek({ topic, partition, offset }: TopicPartitionOffset): void {
@@ -240,6 +247,8 @@ export class MemberSubscription implements Subscription {
     for (const tp of gained) {
       const log = this.bus.partitionLog(tp.topic, tp.partition);
       const committed = this.group.committed.get(tpKey(tp.topic, tp.partition));
+      if (committed === undefined) this.committedAtGain.delete(tpKey(tp.topic, tp.partition));
+      else this.committedAtGain.set(tpKey(tp.topic, tp.partition), committed);
       const position = committed ?? (this.options.start === 'latest' ? log.end : 0);
       const cursor = new Cursor(this, log, tp.partition, position);
       this.cursors.set(tpKey(tp.topic, tp.partition), cursor);

@@ -236,7 +236,7 @@ export function busConformance(t: ConformanceTarget): void {
     async () => {
       const { bus, topic } = await setup('ledger');
       const g = group();
-      const results = [];
+      const results: PublishResult[] = [];
       for (let i = 0; i < 10; i++) results.push(await bus.publish(topic.ledger, 'same-key', { i }));
       const first: number[] = [];
       const s1 = await bus.subscribe<{ i: number }>({
@@ -249,13 +249,24 @@ export function busConformance(t: ConformanceTarget): void {
       await s1.close();
 
       const second: number[] = [];
-      await bus.subscribe<{ i: number }>({
+      const seenInOnAssigned: (string | undefined)[] = [];
+      const s2 = await bus.subscribe<{ i: number }>({
         groupId: g,
         topics: [topic.ledger],
         handler: (m) => void second.push(m.value.i),
+        onAssigned: (tps, sub) => {
+          for (const tp of tps)
+            if (tp.partition === results[0]!.partition) seenInOnAssigned.push(sub.committedAtAssignment(tp));
+        },
       });
       await eventually('messages after the committed offset', () => second.length >= 4);
       expect(second).toEqual([6, 7, 8, 9]);
+      // The commit as of the assignment, for replays from a snapshot (not the member's later commits).
+      expect(seenInOnAssigned).toEqual([results[6]!.offset]);
+      await s2.commit({ ...results[9]!, offset: nextOffset(results[9]!.offset) });
+      expect(s2.committedAtAssignment(results[0]!)).toBe(results[6]!.offset);
+      const other = (results[0]!.partition + 1) % PARTITIONS;
+      expect(s2.committedAtAssignment({ topic: topic.ledger, partition: other })).toBeUndefined();
     },
     timeout(),
   );

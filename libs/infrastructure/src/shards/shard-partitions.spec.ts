@@ -83,6 +83,7 @@ describe('ShardPartitions.getOrCreate after a revocation', () => {
     const seeks: string[] = [];
     const sub = {
       seek: ({ offset }: { offset: string }) => void seeks.push(offset),
+      committedAtAssignment: () => undefined,
     } as unknown as Subscription;
     await partitions.assigned([{ topic: TOPIC, partition: 0 }], sub);
     const owned = partitions.getOrCreate(0);

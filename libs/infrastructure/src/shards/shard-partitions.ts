@@ -10,6 +10,12 @@ export abstract class ShardPartition {
   /** -1 for none. */
   lastOffset = -1n;
   savedOffset = -1n;
+  /**
+   * Inputs below this offset had their outputs published by an earlier owner (the group's commit
+   * when this member gained the partition): a replay applies them to the state and publishes
+   * nothing. -1 for none.
+   */
+  publishedBelow = -1n;
   sinceSnapshot = 0;
   lastSnapshotAt = Date.now();
   private chain: Promise<unknown> = Promise.resolve();
@@ -36,6 +42,11 @@ export interface SnapshotPolicy {
   snapshotIntervalMs?: number;
   /** Snapshots kept per partition (default 3). */
   keepSnapshots?: number;
+  /**
+   * A replay publishes the outputs of every input again, also of those the group had committed
+   * (default false: those are applied to the state only). For checking that replays are identical.
+   */
+  republishOnReplay?: boolean;
 }
 
 export interface ShardPartitionFactory<P extends ShardPartition> {
@@ -55,6 +66,7 @@ export class ShardPartitions<P extends ShardPartition> {
   private readonly snapshotEvery: number;
   private readonly snapshotIntervalMs: number;
   private readonly keepSnapshots: number;
+  private readonly republishOnReplay: boolean;
   private timer?: NodeJS.Timeout;
   private subscription?: Subscription;
 
@@ -69,6 +81,7 @@ export class ShardPartitions<P extends ShardPartition> {
     this.snapshotEvery = policy.snapshotEvery ?? 1000;
     this.snapshotIntervalMs = policy.snapshotIntervalMs ?? 10_000;
     this.keepSnapshots = policy.keepSnapshots ?? 3;
+    this.republishOnReplay = policy.republishOnReplay ?? false;
     if (this.snapshots && this.snapshotIntervalMs > 0) {
       this.timer = setInterval(() => void this.saveDue(), Math.min(this.snapshotIntervalMs, 1000));
       this.timer.unref();
@@ -141,9 +154,15 @@ export class ShardPartitions<P extends ShardPartition> {
       }
       state.lastOffset = state.savedOffset = BigInt(snap.offset);
     } else state = this.factory.empty(partition);
+    const committed = this.republishOnReplay
+      ? undefined
+      : sub.committedAtAssignment({ topic: this.topic, partition });
+    if (committed !== undefined) state.publishedBelow = BigInt(committed);
     this.partitions.set(partition, state);
     await sub.seek({ topic: this.topic, partition, offset: (state.lastOffset + 1n).toString() });
-    if (snap) this.logger.log(`partition ${partition}: restored at ${snap.offset}`);
+    const quiet = state.publishedBelow > state.lastOffset + 1n ? `; state only up to ${committed}` : '';
+    if (snap || quiet)
+      this.logger.log(`partition ${partition}: restored at ${snap?.offset ?? 'none'}${quiet}`);
   }
 
   /** onRevoked: save what is unsaved (still a member on close) and drop the partitions. */
@@ -161,6 +180,11 @@ export class ShardPartitions<P extends ShardPartition> {
     p.lastOffset = offset;
     p.sinceSnapshot++;
     if (this.snapshots && p.sinceSnapshot >= this.snapshotEvery) await this.save(p);
+  }
+
+  /** Whether the input at `offset` of `p` is a replay of one whose outputs are on the log already. */
+  replayed(p: P, offset: bigint): boolean {
+    return offset < p.publishedBelow;
   }
 
   /** Call inside `p.run` once a turn's `count` inputs are applied (lastOffset set) and published. */
@@ -198,11 +222,18 @@ export class ShardPartitions<P extends ShardPartition> {
   }
 }
 
-/** `<PREFIX>_SNAPSHOT_EVERY` and `<PREFIX>_SNAPSHOT_INTERVAL_MS` (positive integers) from the environment. */
+/**
+ * `<PREFIX>_SNAPSHOT_EVERY` and `<PREFIX>_SNAPSHOT_INTERVAL_MS` (positive integers) and
+ * `<PREFIX>_REPLAY_REPUBLISH` (`1`: republishOnReplay) from the environment.
+ */
 export function snapshotPolicyFromEnv(prefix: string, env: NodeJS.ProcessEnv = process.env): SnapshotPolicy {
   const positive = (name: string): number | undefined => {
     const v = Number(env[`${prefix}_${name}`]);
     return Number.isInteger(v) && v > 0 ? v : undefined;
   };
-  return { snapshotEvery: positive('SNAPSHOT_EVERY'), snapshotIntervalMs: positive('SNAPSHOT_INTERVAL_MS') };
+  return {
+    snapshotEvery: positive('SNAPSHOT_EVERY'),
+    snapshotIntervalMs: positive('SNAPSHOT_INTERVAL_MS'),
+    ...(env[`${prefix}_REPLAY_REPUBLISH`] === '1' ? { republishOnReplay: true } : {}),
+  };
 }

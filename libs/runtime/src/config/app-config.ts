@@ -33,6 +33,9 @@ export const envSchema = z
     KAFKA_SESSION_TIMEOUT_MS: z.coerce.number().int().min(500).max(300_000).default(6_000),
     KAFKA_HEARTBEAT_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(500),
     KAFKA_REBALANCE_TIMEOUT_MS: z.coerce.number().int().min(500).max(300_000).default(6_000),
+    // The librdkafka mock cluster drops a follower's SyncGroup that arrives after the leader's
+    // (INVALID_REQUEST): a short wait in the leader lets a busy follower sync first. 0 for a broker.
+    KAFKA_LEADER_SYNC_DELAY_MS: z.coerce.number().int().min(0).max(5_000).default(0),
     DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
     REDIS_URL: url(['redis:', 'rediss:']).optional(),
     ADMIN_TOKEN: z.string().min(16, 'at least 16 characters').optional(),

@@ -1,0 +1,263 @@
+/**
+ * Risk replay benchmark (issue 18: a failed-over risk shard catches up at 100,000 inputs/s or
+ * more): `nx run risk:bench`, BENCH_MODE=short for CI. The risk side of
+ * apps/matching-engine/src/bench/replay.bench.ts, with the same rows.
+ *
+ * One partition gets two funded users and W warm-up inputs, then N more, in cycles of four: each
+ * user's LIMIT order (margin frozen, engine command forwarded) and the router's two copies of the
+ * trade between them (maker and taker settlement: fee, position, balance; the positions open and
+ * close in turn). A first consumer applies the warm-up and snapshots; a second (a new owner after a
+ * kill) restores the snapshot and replays the N through batched turns on the memory bus, writing
+ * the hot store and publishing everything again: the first row. A third restores the same snapshot
+ * after the second committed all N, as a failover finds them, and applies them to the state only:
+ * the second row. The baseline applies the same parsed commands to a restored partition with
+ * `applyRiskCommand` alone (no bus, hot store or parsing). Rates per wall second and per CPU second
+ * of this process. Output, last line: one JSON object. Figures are reported, never enforced.
+ */
+import { MemoryBus } from '@perp/bus';
+import { MemoryHotStore } from '@perp/cache';
+import { loadChain, outputId, type RiskCommand, TOPICS, topicPartitions } from '@perp/contracts';
+import { MarketRegistry } from '@perp/domain';
+import type { MarketsProjection } from '@perp/infrastructure';
+import type { ShardSnapshotRepository } from '@perp/persistence';
+import { RiskCommandsConsumer } from '../risk-commands.consumer';
+import { applyRiskCommand } from '../shard/handlers';
+import { RiskPartition } from '../shard/risk-partition';
+import { Output } from '../shard/turn-output';
+
+const SHORT = process.env.BENCH_MODE === 'short';
+const WARM = SHORT ? 2_000 : 20_000;
+const N = SHORT ? 20_000 : 200_000;
+const TARGET = 100_000;
+const T0 = 1_700_000_000_000;
+const ALICE = '0x00000000000000000000000000000000000000aa';
+const BOB = '0x00000000000000000000000000000000000000bb';
+const SYMBOL = 'BTCUSDT';
+const QTY = '0.001';
+
+const oid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+const tid = (n: number) => `11111111-1111-5111-8111-${String(n).padStart(12, '0')}`;
+
+type Snapshot = { offset: string; state: Buffer; version: number };
+
+/** Snapshots in memory, as the Postgres repository stores them (latest by offset). */
+class MemorySnapshots {
+  private readonly rows = new Map<string, Snapshot>();
+  async latest(topic: string, partition: number) {
+    return this.rows.get(`${topic}/${partition}`);
+  }
+  async save(s: { topic: string; partition: number; offset: string; state: Buffer; version?: number }) {
+    this.rows.set(`${s.topic}/${s.partition}`, { offset: s.offset, state: s.state, version: s.version ?? 1 });
+  }
+  async prune() {
+    return 0;
+  }
+  copy(): Map<string, Snapshot> {
+    return new Map(this.rows);
+  }
+  restore(rows: Map<string, Snapshot>): void {
+    this.rows.clear();
+    for (const [k, v] of rows) this.rows.set(k, v);
+  }
+}
+
+/** Input `i` of the stream after the two deposits: see the header. */
+function command(i: number): RiskCommand {
+  const cycle = Math.floor(i / 4);
+  const step = i % 4;
+  const opening = cycle % 2 === 0;
+  const aliceSide = opening ? 'BUY' : 'SELL';
+  const bobSide = opening ? 'SELL' : 'BUY';
+  const envelope = { id: `bench-${i}`, v: 1 as const, time: T0 + i };
+  if (step < 2) {
+    const alice = step === 0;
+    return {
+      ...envelope,
+      type: 'order.new',
+      orderId: oid(2 * cycle + step),
+      clientOrderId: `c${2 * cycle + step}`,
+      user: alice ? ALICE : BOB,
+      symbol: SYMBOL,
+      side: alice ? aliceSide : bobSide,
+      orderType: 'LIMIT',
+      timeInForce: 'GTC',
+      quantity: QTY,
+      price: '60000',
+      reduceOnly: false,
+      workingType: 'CONTRACT_PRICE',
+      priceProtect: false,
+      selfTradePreventionMode: 'EXPIRE_TAKER',
+    } as RiskCommand;
+  }
+  const close = opening ? '0' : QTY;
+  const open = opening ? QTY : '0';
+  const event = {
+    id: outputId(TOPICS.engineCommands.name, 0, String(cycle), 0),
+    v: 1 as const,
+    time: T0 + i,
+    type: 'trade' as const,
+    symbol: SYMBOL,
+    seq: cycle + 1,
+    tradeId: tid(cycle),
+    price: '60000',
+    qty: QTY,
+    maker: { user: BOB, orderId: oid(2 * cycle + 1), side: bobSide, split: { open, close } },
+    taker: { user: ALICE, orderId: oid(2 * cycle), side: aliceSide, split: { open, close } },
+  };
+  const maker = step === 2;
+  return {
+    ...envelope,
+    type: 'engine.event',
+    source: { partition: 0, offset: String(cycle), index: maker ? 0 : 1 },
+    liquidity: maker ? 'MAKER' : 'TAKER',
+    event,
+  } as RiskCommand;
+}
+
+function deposit(user: string, i: number): RiskCommand {
+  return {
+    id: `dep-${user}`,
+    v: 1,
+    time: T0 - 10 + i,
+    type: 'deposit',
+    user,
+    asset: 'USDT',
+    amount: '100000000',
+    actor: 'bench',
+  } as RiskCommand;
+}
+
+async function main(): Promise<void> {
+  const chain = loadChain('deploy', 'devnet');
+  const registry = new MarketRegistry(chain.markets);
+  const bus = new MemoryBus({ topics: topicPartitions(), replyTopic: TOPICS.replies.name });
+  await bus.connect();
+  const memory = new MemorySnapshots();
+  const snapshots = memory as unknown as ShardSnapshotRepository;
+  const projection = { ready: () => Promise.resolve() } as unknown as MarketsProjection;
+  const consumer = () => {
+    process.env.RISK_SNAPSHOT_EVERY = String(10 * (WARM + N));
+    process.env.RISK_SNAPSHOT_INTERVAL_MS = String(3_600_000);
+    const c = new RiskCommandsConsumer(bus, projection, registry, chain, new MemoryHotStore(), snapshots);
+    delete process.env.RISK_SNAPSHOT_EVERY;
+    delete process.env.RISK_SNAPSHOT_INTERVAL_MS;
+    return c;
+  };
+  const partition = bus.partitionFor(TOPICS.riskCommands.name, ALICE);
+  const until = async (c: RiskCommandsConsumer, offset: bigint) => {
+    while ((c.shard.appliedOffset(partition) ?? -1n) < offset) await new Promise((r) => setImmediate(r));
+  };
+
+  const commands = [
+    deposit(ALICE, 0),
+    deposit(BOB, 1),
+    ...Array.from({ length: WARM + N - 2 }, (_, i) => command(i)),
+  ];
+  const offsets: string[] = [];
+  const publish = async (from: number, to: number) => {
+    for (let i = from; i < to; i++)
+      offsets.push((await bus.publish(TOPICS.riskCommands.name, ALICE, commands[i])).offset);
+  };
+
+  // The first owner: applies the warm-up, snapshots, goes away.
+  await publish(0, WARM);
+  const first = consumer();
+  await first.onApplicationBootstrap();
+  await until(first, BigInt(offsets[WARM - 1]!));
+  await first.shard.snapshotAll();
+  await first.onModuleDestroy();
+  const warm = memory.copy();
+  await publish(WARM, WARM + N);
+  const last = BigInt(offsets[WARM + N - 1]!);
+
+  // Row 1: a new owner restores the snapshot and replays N inputs, publishing everything.
+  const c0 = process.cpuUsage();
+  const t0 = process.hrtime.bigint();
+  const second = consumer();
+  await second.onApplicationBootstrap();
+  await until(second, last);
+  const replaySeconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  const replayCpu = cpuSeconds(c0);
+  const expected = second.shard.book(partition)!.balances(ALICE).walletBalance.toFixed();
+  await second.onModuleDestroy();
+
+  // Row 2: the N were committed by the second owner; a third replays them to the state only.
+  memory.restore(warm);
+  const c1 = process.cpuUsage();
+  const t1 = process.hrtime.bigint();
+  const third = consumer();
+  await third.onApplicationBootstrap();
+  await until(third, last);
+  const committedSeconds = Number(process.hrtime.bigint() - t1) / 1e9;
+  const committedCpu = cpuSeconds(c1);
+  const got = third.shard.book(partition)!.balances(ALICE).walletBalance.toFixed();
+  if (got !== expected)
+    throw new Error(`committed replay ended at wallet ${got}, the full replay at ${expected}`);
+  await third.onModuleDestroy();
+  await bus.close();
+
+  // Baseline: the same commands applied to the restored partition, nothing else.
+  const snap = warm.get(`${TOPICS.riskCommands.name}/${partition}`)!;
+  const options = {
+    markets: (s: string) => registry.find(s),
+    feeTiers: chain.feeTiers,
+    asset: chain.settlementAsset,
+  };
+  const p = RiskPartition.deserialize(partition, snap.state, options);
+  const asset = chain.settlementAsset ?? 'USDT';
+  const c2 = process.cpuUsage();
+  const t2 = process.hrtime.bigint();
+  for (let i = WARM; i < WARM + N; i++) {
+    const m = {
+      topic: TOPICS.riskCommands.name,
+      partition,
+      offset: offsets[i]!,
+      key: ALICE,
+      value: commands[i],
+      headers: {},
+      timestamp: T0,
+    };
+    applyRiskCommand({ p, m, out: new Output(), markets: registry, asset }, commands[i]!);
+  }
+  const applySeconds = Number(process.hrtime.bigint() - t2) / 1e9;
+  const applyCpu = cpuSeconds(c2);
+  if (p.book.balances(ALICE).walletBalance.toFixed() !== expected)
+    throw new Error('baseline ended elsewhere');
+
+  const row = (name: string, wall: number, cpu: number) =>
+    `${name.padEnd(48)} ${String(N).padStart(8)} inputs ${wall.toFixed(3).padStart(8)} s ${rate(wall)
+      .toLocaleString('en')
+      .padStart(10)} inputs/s ${rate(cpu).toLocaleString('en').padStart(10)} inputs/CPU-s`;
+  console.log(row('risk replay from a snapshot (memory bus)', replaySeconds, replayCpu));
+  console.log(row('same, inputs committed (failover): state only', committedSeconds, committedCpu));
+  console.log(row('baseline: applyRiskCommand alone', applySeconds, applyCpu));
+  const met = (wall: number, cpu: number) => (Math.max(rate(wall), rate(cpu)) >= TARGET ? 'met' : 'NOT met');
+  console.log(
+    `replay / baseline (CPU): ${(applyCpu / replayCpu).toFixed(2)}, committed replay / baseline: ${(applyCpu / committedCpu).toFixed(2)}; target ${TARGET.toLocaleString('en')} inputs/s: replay ${met(replaySeconds, replayCpu)}, committed replay ${met(committedSeconds, committedCpu)}`,
+  );
+  console.log(
+    JSON.stringify({
+      bench: 'risk-replay',
+      inputs: N,
+      replayRate: rate(replaySeconds),
+      replayPerCpuSecond: rate(replayCpu),
+      committedReplayRate: rate(committedSeconds),
+      committedReplayPerCpuSecond: rate(committedCpu),
+      applyRate: rate(applySeconds),
+      applyPerCpuSecond: rate(applyCpu),
+      target: TARGET,
+    }),
+  );
+}
+
+const rate = (seconds: number) => Math.round(N / seconds);
+
+function cpuSeconds(since: NodeJS.CpuUsage): number {
+  const u = process.cpuUsage(since);
+  return (u.user + u.system) / 1e6;
+}
+
+void main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
