@@ -15,7 +15,7 @@ import { BTC, ETH, FEE_TIERS, lookup, SOL } from './markets';
 
 export const USERS = ['u0', 'u1', 'u2', 'u3'];
 export const MARKETS: Market[] = [BTC, ETH, SOL];
-const START_MARK: Record<string, string> = { BTCUSDT: '30000', ETHUSDT: '2000', SOLUSDT: '100' };
+export const START_MARK: Record<string, string> = { BTCUSDT: '30000', ETHUSDT: '2000', SOLUSDT: '100' };
 const ZERO = new Money(0);
 
 export type Op =
