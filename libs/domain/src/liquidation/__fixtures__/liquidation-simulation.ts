@@ -1,10 +1,19 @@
+// About 400 lines in one file: the risk shard and engine steps it mirrors read best side by side.
 import { AccountBook } from '../../account/account-book';
 import { INSURANCE_FUND } from '../../account/ledger';
 import type { Side } from '../../account/order';
 import { ZERO } from '../../account/rounding';
 import { BookTotals, solvency } from '../../account/solvency';
 import { lookup } from '../../account/__fixtures__/markets';
-import { BOOK_OPTIONS, MARKETS, START_MARK, USERS, type Op } from '../../account/__fixtures__/simulation';
+import {
+  applyAccountOp,
+  BOOK_OPTIONS,
+  MARKETS,
+  movedMark,
+  START_MARK,
+  USERS,
+  type Op,
+} from '../../account/__fixtures__/simulation';
 import { rankForAdl, deleveragePlan, type AdlPosition } from '../../adl/adl-ranking';
 import { positionAdlScore } from '../../adl/adl-score';
 import { fundingId } from '../../funding/funding-clock';
@@ -23,6 +32,8 @@ const SIDES: Side[] = ['BUY', 'SELL'];
 export interface LiquidationStats {
   steps: number;
   partialSteps: number;
+  /** Steps of an isolated position (the others are cross accounts). */
+  isolatedSteps: number;
   bookFills: number;
   adlFills: number;
   fundingRounds: number;
@@ -30,6 +41,19 @@ export interface LiquidationStats {
   payouts: number;
   /** Liquidation and ADL fills whose two sides settle in different partitions. */
   crossPartitionFills: number;
+}
+
+export function newLiquidationStats(): LiquidationStats {
+  return {
+    steps: 0,
+    partialSteps: 0,
+    isolatedSteps: 0,
+    bookFills: 0,
+    adlFills: 0,
+    fundingRounds: 0,
+    payouts: 0,
+    crossPartitionFills: 0,
+  };
 }
 
 /**
@@ -49,15 +73,7 @@ export class LiquidationSimulation {
   readonly books = new Map<string, OrderBook>(MARKETS.map((m) => [m.symbol, new OrderBook()]));
   readonly marks = new Map<string, Money>();
   readonly violations: string[] = [];
-  readonly liq: LiquidationStats = {
-    steps: 0,
-    partialSteps: 0,
-    bookFills: 0,
-    adlFills: 0,
-    fundingRounds: 0,
-    payouts: 0,
-    crossPartitionFills: 0,
-  };
+  readonly liq: LiquidationStats = newLiquidationStats();
   /** Engine order id -> the risk order it mirrors (liquidation and ADL ids have none). */
   private readonly orders = new Map<number, { user: string; orderId: string }>();
   private seq = 0;
@@ -94,30 +110,15 @@ export class LiquidationSimulation {
       }
       case 'mark': {
         const m = MARKETS[op.market];
-        const next = this.marks
-          .get(m.symbol)!
-          .times(10_000 + op.moveBp)
-          .div(10_000)
-          .decimalPlaces(m.pricePrecision, Money.ROUND_DOWN);
+        const next = movedMark(this.marks.get(m.symbol)!, m, op.moveBp);
         if (next.gt(0)) this.setMark(m.symbol, next);
         return;
       }
       case 'vip':
-        p.setVipTier(user, op.tier);
-        return;
       case 'leverage':
-        p.setLeverage(user, MARKETS[op.market].symbol, op.leverage);
-        return;
       case 'mode':
-        p.setMarginMode(user, op.mode);
-        return;
-      case 'collateral': {
-        const amount = new Money(op.cents).div(100);
-        const symbol = MARKETS[op.market].symbol;
-        if (op.add) p.addCollateral(user, symbol, amount);
-        else p.removeCollateral(user, symbol, amount);
-        return;
-      }
+      case 'collateral':
+        return applyAccountOp(p, op);
       case 'funding':
         return this.funding(MARKETS[op.market], new Money(op.rate).shiftedBy(-8));
     }
@@ -286,6 +287,7 @@ export class LiquidationSimulation {
   /** One step: cancel what holds margin, the IOC against the book, ADL for the rest (as the engine). */
   private execute(user: string, plan: LiquidationPlan): void {
     this.liq.steps++;
+    if (plan.marginMode === 'ISOLATED') this.liq.isolatedSteps++;
     const p = this.partitionOf(user);
     const m = markets(plan.symbol)!;
     const book = this.books.get(plan.symbol)!;
@@ -357,6 +359,8 @@ export class LiquidationSimulation {
       this.violations.push(`${user}: flat with wallet ${b.walletBalance.toFixed()}`);
     if (account.marginMode !== 'ISOLATED' && b.marginBalance.minus(b.isolatedMargin).lt(0))
       this.violations.push(`${user}: cross margin balance ${b.marginBalance.toFixed()} after a step`);
+    if (account.marginMode === 'ISOLATED' && b.walletBalance.lt(0))
+      this.violations.push(`${user}: isolated account's wallet ${b.walletBalance.toFixed()} after a step`);
   }
 
   /**
@@ -410,10 +414,5 @@ export class LiquidationSimulation {
     }
     this.violations.push(...failures);
     return failures;
-  }
-
-  /** The insurance fund: every partition's share summed. */
-  insurance(): Money {
-    return this.partitions.reduce((s, p) => s.plus(p.ledger.balance(INSURANCE_FUND)), ZERO);
   }
 }
