@@ -15,7 +15,7 @@ import { BTC, ETH, FEE_TIERS, lookup, SOL } from './markets';
 
 export const USERS = ['u0', 'u1', 'u2', 'u3'];
 export const MARKETS: Market[] = [BTC, ETH, SOL];
-const START_MARK: Record<string, string> = { BTCUSDT: '30000', ETHUSDT: '2000', SOLUSDT: '100' };
+export const START_MARK: Record<string, string> = { BTCUSDT: '30000', ETHUSDT: '2000', SOLUSDT: '100' };
 const ZERO = new Money(0);
 
 export type Op =
@@ -115,6 +115,41 @@ export const opArb: fc.Arbitrary<Op> = fc.oneof(
     }),
   },
 );
+
+/** The operations that touch one account of one book and nothing else. */
+export type AccountOp = Extract<Op, { kind: 'vip' | 'leverage' | 'mode' | 'collateral' }>;
+
+/** Applies an account operation to `book` (the user's risk partition) and checks its answer. */
+export function applyAccountOp(book: AccountBook, op: AccountOp): void {
+  const u = USERS[op.user];
+  switch (op.kind) {
+    case 'vip':
+      expect(book.setVipTier(u, op.tier)).toBe(op.tier < FEE_TIERS.length);
+      return;
+    case 'leverage':
+      book.setLeverage(u, MARKETS[op.market].symbol, op.leverage);
+      return;
+    case 'mode':
+      book.setMarginMode(u, op.mode);
+      return;
+    case 'collateral': {
+      const amount = new Money(op.cents).div(100);
+      const symbol = MARKETS[op.market].symbol;
+      if (op.add) book.addCollateral(u, symbol, amount);
+      else book.removeCollateral(u, symbol, amount);
+      expect(book.balances(u).isolatedMargin.gte(0)).toBe(true);
+      return;
+    }
+  }
+}
+
+/** A mark moved by `moveBp` basis points, cut to the market's price precision (0 or less: ignore it). */
+export function movedMark(mark: Money, m: Market, moveBp: number): Money {
+  return mark
+    .times(10_000 + moveBp)
+    .div(10_000)
+    .decimalPlaces(m.pricePrecision, Money.ROUND_DOWN);
+}
 
 export interface Resting {
   user: string;
@@ -239,32 +274,15 @@ export class Simulation {
       }
       case 'mark': {
         const m = MARKETS[op.market];
-        const next = this.marks
-          .get(m.symbol)!
-          .times(10_000 + op.moveBp)
-          .div(10_000)
-          .decimalPlaces(m.pricePrecision, Money.ROUND_DOWN);
+        const next = movedMark(this.marks.get(m.symbol)!, m, op.moveBp);
         if (next.gt(0)) this.setMark(m.symbol, next);
         return;
       }
       case 'vip':
-        expect(this.risk((b) => b.setVipTier(USERS[op.user], op.tier))).toBe(op.tier < FEE_TIERS.length);
-        return;
       case 'leverage':
-        this.risk((b) => b.setLeverage(USERS[op.user], MARKETS[op.market].symbol, op.leverage));
-        return;
       case 'mode':
-        this.risk((b) => b.setMarginMode(USERS[op.user], op.mode));
-        return;
-      case 'collateral': {
-        const u = USERS[op.user];
-        const amount = new Money(op.cents).div(100);
-        const symbol = MARKETS[op.market].symbol;
-        if (op.add) this.risk((b) => b.addCollateral(u, symbol, amount));
-        else this.risk((b) => b.removeCollateral(u, symbol, amount));
-        expect(this.risk((b) => b.balances(u)).isolatedMargin.gte(0)).toBe(true);
-        return;
-      }
+      case 'collateral':
+        return this.risk((b) => applyAccountOp(b, op));
       case 'funding': {
         const symbol = MARKETS[op.market].symbol;
         const rate = new Money(op.rate).shiftedBy(-8);
