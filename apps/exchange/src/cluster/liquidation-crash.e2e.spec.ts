@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Money } from '@perp/domain';
-import { type HttpResponse, type RunningApp, signed } from '@perp/testing';
+import { HOT_KEYS, parseAccountProjection } from '@perp/contracts';
+import { Account, Money } from '@perp/domain';
+import { type HttpResponse, signed } from '@perp/testing';
 import { editedDevnet, noInterest, TEST_ADMIN_TOKEN } from '../testing/in-process-exchange';
 import { adminRequest, deposit, eventually, newTrader, type Trader } from '../trading/trading.harness';
 import { type ClusterEnvironment, openClusterEnvironment } from './cluster-environment.harness';
@@ -50,7 +51,7 @@ describe('liquidation cascade across kill -9 of a risk shard and the engine shar
     });
     const start = (app: string) => cluster!.start(app);
     const gateway = await start('gateway');
-    let engine: RunningApp = await start('matching-engine');
+    const engine = await start('matching-engine');
     const risks = [await start('risk'), await start('risk')];
     await start('market-data');
     const url = gateway.url;
@@ -73,6 +74,12 @@ describe('liquidation cascade across kill -9 of a risk shard and the engine shar
     const position = async (t: Trader) =>
       (await get<{ positionAmt: string }[]>(t, '/fapi/v2/positionRisk', { symbol: BTC }))[0]?.positionAmt ??
       '0';
+    /** The hot store's size of `t`'s position (Redis, not the gateway: polled without a rate limit). */
+    const hotSize = async (t: Trader) => {
+      const raw = await cluster!.redis.get(`perp:devnet:${HOT_KEYS.account(t.address)}`);
+      const size = raw ? Account.fromState(parseAccountProjection(raw).state).position(BTC)?.size : undefined;
+      return size?.toFixed() ?? '0';
+    };
     const lots = (qty: string) => Math.round(Number(qty) * 1000);
 
     // s1, s2: the shorts (the ADL counterparties); bidder: the resting liquidity; longs: the liquidated.
@@ -112,16 +119,25 @@ describe('liquidation cascade across kill -9 of a risk shard and the engine shar
         ),
       ).toBe('0.100');
 
-    // The cascade: one mark under every long's threshold. While its liquidations (and their ADL
-    // closes) run, the risk shard and then the engine shard die; both restart. The push may answer
-    // 503: published, not yet applied.
+    // The cascade: one mark under every long's threshold, and three crashes in it.
+    // 1. A risk shard dies as the mark goes out: its accounts' liquidations wait for its restart
+    //    (from its snapshot and the log), while the other shard's go ahead. The push may answer
+    //    503: published, not yet applied.
     const pushed = push('46800');
     await risks[0]!.stop('SIGKILL');
+    // 2. The engine shard dies once a liquidation has landed (or after 20 s, when the other shard
+    //    holds none of the longs): the rest are in flight or not sent yet. The dead risk shard
+    //    restarts while the engine is down, so its liquidation orders wait on the log.
+    await eventually(
+      () => Promise.all(longs.map(hotSize)),
+      (v) => v.includes('0'),
+      20_000,
+    );
     await engine.stop('SIGKILL');
     risks[0] = await start('risk');
-    engine = await start('matching-engine');
+    await start('matching-engine');
     expect([200, 503]).toContain((await pushed).status);
-    // The other risk shard dies too, after the first liquidations may have come back from the engine.
+    // 3. The other risk shard dies as the restarted engine works through what waited for it.
     await risks[1]!.stop('SIGKILL');
     risks[1] = await start('risk');
     await untilEveryRiskPartitionAnswers(url, everyone);
@@ -129,11 +145,12 @@ describe('liquidation cascade across kill -9 of a risk shard and the engine shar
     for (const t of longs)
       expect(
         await eventually(
-          () => position(t),
-          (v) => v === '0.000',
+          () => hotSize(t),
+          (v) => v === '0',
           60_000,
         ),
-      ).toBe('0.000');
+      ).toBe('0');
+    for (const t of longs) expect(await position(t)).toBe('0.000');
     // The bids took 0.2 and ADL the other 0.2: the bidder is long 0.2, the shorts short 0.2 together.
     expect(await position(bidder)).toBe('0.200');
     expect(lots(await position(s1)) + lots(await position(s2))).toBe(-200);
