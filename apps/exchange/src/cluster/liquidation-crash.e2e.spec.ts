@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HOT_KEYS, parseAccountProjection } from '@perp/contracts';
+import { HOT_KEYS, parseAccountProjection, TOPICS } from '@perp/contracts';
 import { Account, Money } from '@perp/domain';
+import { Kafka, logLevel } from 'kafkajs';
 import { type HttpResponse, signed } from '@perp/testing';
 import { editedDevnet, noInterest, TEST_ADMIN_TOKEN } from '../testing/in-process-exchange';
 import { adminRequest, deposit, eventually, newTrader, type Trader } from '../trading/trading.harness';
@@ -174,6 +175,24 @@ describe('liquidation cascade across kill -9 of a risk shard and the engine shar
       ).filter((o) => o.type === 'LIQUIDATION');
       expect(liquidationOrders.map((o) => o.orderId)).toEqual([rows[0]!.orderId]);
     }
+    // The engine's log, read whole, each event once by id (a restarted engine may publish one
+    // again with its id): one liquidation.done per long, the ids of its force orders; the book
+    // filled 0.2 and ADL 0.2; the trades of both kinds, each once.
+    const log = new Map<string, EngineLogEvent>();
+    for (const e of await readTopic(cluster.kafka.brokers, TOPICS.engineEvents.name)) log.set(e.id, e);
+    const done = [...log.values()].filter((e) => e.type === 'liquidation.done');
+    expect(done.map((e) => e.user).sort()).toEqual(longs.map((t) => t.address).sort());
+    const liquidationIds = [];
+    for (const t of longs) liquidationIds.push((await forceOrders(t))[0]!.orderId);
+    expect(done.map((e) => e.liquidationId).sort()).toEqual(liquidationIds.sort());
+    expect(done.reduce((n, e) => n + lots(e.filledQty!), 0)).toBe(200);
+    expect(done.reduce((n, e) => n + lots(e.adlQty!), 0)).toBe(200);
+    const forced = [...log.values()].filter((e) => e.type === 'trade' && e.kind !== undefined);
+    expect(new Set(forced.map((e) => e.tradeId)).size).toBe(forced.length);
+    const forcedLots = (kind: string) =>
+      forced.filter((e) => e.kind === kind).reduce((n, e) => n + lots(e.qty!), 0);
+    expect([forcedLots('LIQUIDATION'), forcedLots('ADL')]).toEqual([200, 200]);
+
     // The shorts: ADL closes (buys) adding up to 0.2, each once; the bidder none.
     const adlRows = [...(await forceOrders(s1)), ...(await forceOrders(s2))];
     expect(adlRows.every((r) => r.adl && r.side === 'BUY')).toBe(true);
@@ -231,3 +250,44 @@ describe('liquidation cascade across kill -9 of a risk shard and the engine shar
     expect(new Money(solvency.body.insurance_fund as string).gte(0)).toBe(true);
   }, 240_000);
 });
+
+interface EngineLogEvent {
+  id: string;
+  type: string;
+  user?: string;
+  liquidationId?: string;
+  filledQty?: string;
+  adlQty?: string;
+  tradeId?: string;
+  kind?: string;
+  qty?: string;
+}
+
+/** Every message of `topic` up to its end now, from a fresh consumer group. */
+async function readTopic(brokers: string[], topic: string): Promise<EngineLogEvent[]> {
+  const kafka = new Kafka({ brokers, logLevel: logLevel.NOTHING });
+  const admin = kafka.admin();
+  await admin.connect();
+  const ends = new Map((await admin.fetchTopicOffsets(topic)).map((o) => [o.partition, Number(o.high)]));
+  await admin.disconnect();
+  const read = new Map<number, number>();
+  const complete = () => [...ends].every(([p, high]) => (read.get(p) ?? 0) >= high);
+  const out: EngineLogEvent[] = [];
+  const consumer = kafka.consumer({ groupId: `liquidation-crash-reader-${Date.now()}` });
+  await consumer.connect();
+  await consumer.subscribe({ topic, fromBeginning: true });
+  await new Promise<void>((resolve, reject) => {
+    if (complete()) resolve();
+    consumer
+      .run({
+        eachMessage: async ({ partition, message }) => {
+          out.push(JSON.parse(message.value!.toString()) as EngineLogEvent);
+          read.set(partition, Number(message.offset) + 1);
+          if (complete()) resolve();
+        },
+      })
+      .catch(reject);
+  });
+  await consumer.disconnect();
+  return out;
+}
