@@ -9,7 +9,7 @@ import { TEST_ADMIN_TOKEN } from '../testing/in-process-exchange';
  * What a multi-process test runs its apps against: a fresh Kafka mock cluster, a fresh Postgres
  * database and a flushed Redis database of its own (the apps write under one key prefix, so two
  * suites must never share one; the numbers in use: 7 fault rounds, 8 funding crash, 10 trigger crash, 11 market-data replicas,
- * 12 cold start, 13 crash-replay, 14 metrics, 9 stream replicas).
+ * 12 cold start, 13 crash-replay, 14 metrics, 9 stream replicas, 4 liquidation crash).
  */
 export interface ClusterEnvironment {
   kafka: KafkaMock;

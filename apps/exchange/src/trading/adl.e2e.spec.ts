@@ -1,5 +1,5 @@
-import { signed } from '@perp/testing';
-import { Wallet } from 'ethers';
+import { json, login, signed } from '@perp/testing';
+import { type BaseWallet, Wallet } from 'ethers';
 import { type InProcessExchange, noInterest, startInProcessExchange } from '../testing/in-process-exchange';
 import { adminRequest, deposit, eventually, newTrader, type Trader } from './trading.harness';
 
@@ -24,6 +24,8 @@ describe('auto-deleveraging (embedded exchange over HTTP)', () => {
   let b: Trader;
   let c: Trader;
   let d: Trader;
+  // b's wallet: the native ADL history wants its JWT.
+  let walletB: BaseWallet;
 
   const index = async (indexPrice: string) => {
     const r = await adminRequest(ex.url, ex.adminToken, `/prices/${BTC}`, 'POST', { indexPrice });
@@ -67,6 +69,7 @@ describe('auto-deleveraging (embedded exchange over HTTP)', () => {
       x.address.toLowerCase() < y.address.toLowerCase() ? 1 : -1,
     );
     a = await newTrader(ex.url);
+    walletB = wb!;
     b = await newTrader(ex.url, wb);
     c = await newTrader(ex.url, wc);
     d = await newTrader(ex.url);
@@ -157,5 +160,99 @@ describe('auto-deleveraging (embedded exchange over HTTP)', () => {
       long_oi: '0.100',
       short_oi: '0.100',
     });
+  }, 30_000);
+
+  it('the close is a force order on both sides, an ADL event, in b’s ADL history; quantiles and solvency after it', async () => {
+    const force = async (t: Trader) => {
+      const r = await get(t, '/fapi/v1/forceOrders');
+      expect(r.status).toBe(200);
+      return r.body as Record<string, unknown>[];
+    };
+    // a: the liquidation order, all of it filled by ADL at the bankruptcy price (no fee: ADL).
+    const [liq, ...moreA] = await force(a);
+    expect(moreA).toEqual([]);
+    expect(liq).toEqual({
+      orderId: expect.any(String),
+      symbol: BTC,
+      status: 'FILLED',
+      clientOrderId: `autoclose-${String(liq!.orderId)}`,
+      price: '40025.0',
+      avgPrice: '40025',
+      origQty: '0.100',
+      executedQty: '0.100',
+      cumQuote: '4002.5',
+      timeInForce: 'IOC',
+      type: 'LIQUIDATION',
+      reduceOnly: true,
+      closePosition: false,
+      side: 'SELL',
+      positionSide: 'BOTH',
+      stopPrice: '0',
+      workingType: 'CONTRACT_PRICE',
+      origType: 'LIMIT',
+      time: expect.any(Number),
+      updateTime: expect.any(Number),
+    });
+    // b: the ADL close of its short, bought back at the bankruptcy price.
+    const [adl, ...moreB] = await force(b);
+    expect(moreB).toEqual([]);
+    expect(adl).toEqual({
+      ...liq,
+      orderId: expect.any(String),
+      clientOrderId: `adl_autoclose-${String(adl!.orderId)}`,
+      // The trade's price as the ADL row's average (the liquidation's is computed, unpadded).
+      avgPrice: '40025.0',
+      timeInForce: 'GTC',
+      side: 'BUY',
+      time: expect.any(Number),
+      updateTime: expect.any(Number),
+    });
+    expect((await get(b, '/fapi/v1/forceOrders', { autoCloseType: 'LIQUIDATION' })).body).toEqual([]);
+    expect((await get(a, '/fapi/v1/forceOrders', { autoCloseType: 'ADL' })).body).toEqual([]);
+    for (const t of [c, d]) expect(await force(t)).toEqual([]);
+
+    const adlRow = { symbol: BTC, side: 'BUY', position_side: 'SHORT', price: '40025.0', quantity: '0.100' };
+    const events = await json(`${ex.url}/api/v1/adl/${BTC}/events`, 'GET');
+    expect([events.status, events.body]).toEqual([200, [{ ...adlRow, time: adl!.time }]]);
+    const history = await json(
+      `${ex.url}/api/v1/adl/history`,
+      'GET',
+      undefined,
+      await login(ex.url, walletB),
+    );
+    expect([history.status, history.body]).toEqual([
+      200,
+      { items: [{ order_id: adl!.orderId, ...adlRow, time: adl!.time }], page: 1, limit: 50, total: 1 },
+    ]);
+
+    // Left: c's short and d's long, each alone on its side, so first in line: quantile 5.
+    const quantile = (t: Trader) =>
+      eventually(
+        async () => (await get(t, '/fapi/v1/adlQuantile', { symbol: BTC })).body,
+        (v) => JSON.stringify(v).includes('"BOTH":5'),
+      );
+    expect(await quantile(c)).toEqual([{ symbol: BTC, adlQuantile: { LONG: 0, SHORT: 5, BOTH: 5 } }]);
+    expect(await quantile(d)).toEqual([{ symbol: BTC, adlQuantile: { LONG: 5, SHORT: 0, BOTH: 5 } }]);
+    for (const t of [a, b])
+      expect((await get(t, '/fapi/v1/adlQuantile', { symbol: BTC })).body).toEqual([
+        { symbol: BTC, adlQuantile: { LONG: 0, SHORT: 0, BOTH: 0 } },
+      ]);
+
+    // Deposits 22000; fees 2 x (1 + 2.5) = 7 and no insurance movement; c/d open at 50000 are worth 0.
+    const solvency = await eventually(
+      () => adminRequest(ex.url, ex.adminToken, '/solvency', 'GET'),
+      (r) => r.body?.unsettled_symbols?.length === 0,
+    );
+    expect([solvency.status, solvency.body]).toMatchObject([
+      200,
+      {
+        deposits: '22000',
+        wallets: '21993',
+        open_position_pnl: '0',
+        fees: '7',
+        insurance_fund: '0',
+        difference: '0',
+      },
+    ]);
   }, 30_000);
 });
