@@ -200,8 +200,6 @@ describe('auto-deleveraging (embedded exchange over HTTP)', () => {
       ...liq,
       orderId: expect.any(String),
       clientOrderId: `adl_autoclose-${String(adl!.orderId)}`,
-      // The trade's price as the ADL row's average (the liquidation's is computed, unpadded).
-      avgPrice: '40025.0',
       timeInForce: 'GTC',
       side: 'BUY',
       time: expect.any(Number),

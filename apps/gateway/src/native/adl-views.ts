@@ -27,7 +27,7 @@ export function adlEventView(f: ForceOrderEntity) {
     symbol: f.symbol,
     side: f.side,
     position_side: positionSide(f.side),
-    price: f.avgPrice,
+    price: f.price, // an ADL close: the bankruptcy price, at the market's precision
     quantity: f.executedQty,
     time: f.updateTime,
   };
@@ -40,7 +40,7 @@ export function adlHistoryItemView(f: ForceOrderEntity) {
     symbol: f.symbol,
     side: f.side,
     position_side: positionSide(f.side),
-    price: f.avgPrice,
+    price: f.price, // an ADL close: the bankruptcy price, at the market's precision
     quantity: f.executedQty,
     time: f.updateTime,
   };

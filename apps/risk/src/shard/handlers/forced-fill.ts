@@ -52,7 +52,7 @@ export function settleForcedFill(
         autoCloseType: 'ADL',
         side: trade.maker.side,
         price: trade.price,
-        avgPrice: trade.price,
+        avgPrice: new Money(trade.price).toFixed(), // as the liquidation's and every order's avgPrice
         origQty: trade.qty,
         executedQty: trade.qty,
         fee: '0',
