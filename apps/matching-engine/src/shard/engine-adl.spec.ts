@@ -6,7 +6,8 @@ import { applyAdlScores } from './adl-scores';
 import { applyBookCommand } from './book-commands';
 import { applyLiquidationOrder } from './liquidation-order';
 import { EnginePartition } from './engine-partition';
-import { EngineShard, type OrderCommand } from './engine-shard';
+import { EngineShard } from './engine-shard';
+import { placeCommand } from './__fixtures__/commands';
 import { BOB, BTC } from './__fixtures__/markets';
 
 const TOPIC = 'perp.engine.commands.v1';
@@ -33,35 +34,8 @@ const next = (): BusMessage =>
   }) as BusMessage;
 
 let n = 0;
-function place(
-  user: string,
-  side: 'BUY' | 'SELL',
-  price: string,
-  quantity: string,
-  reduceOnly = false,
-): OrderCommand {
-  n++;
-  return {
-    id: `c-${n}`,
-    v: 1,
-    time: 1_700_000_000_000,
-    type: 'order.place',
-    symbol: 'BTCUSDT',
-    orderId: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
-    clientOrderId: `cid-${n}`,
-    user,
-    side,
-    orderType: 'LIMIT',
-    timeInForce: 'GTC',
-    quantity,
-    price,
-    reduceOnly,
-    workingType: 'CONTRACT_PRICE',
-    priceProtect: false,
-    selfTradePreventionMode: 'EXPIRE_TAKER',
-    frozenMargin: '0',
-  };
-}
+const place = (user: string, side: 'BUY' | 'SELL', price: string, quantity: string, reduceOnly = false) =>
+  placeCommand(++n, user, side, price, quantity, { reduceOnly });
 
 function scores(partition: number, list: [string, string][], originOffset: number): AdlScores {
   return {

@@ -2,6 +2,7 @@ import type { Bus, BusMessage } from '@perp/bus';
 import type { EngineEvent } from '@perp/contracts';
 import { MarketRegistry } from '@perp/domain';
 import { EngineShard, type OrderCommand } from './engine-shard';
+import { placeCommand } from './__fixtures__/commands';
 import { ALICE, BOB, BTC } from './__fixtures__/markets';
 
 const TOPIC = 'perp.engine.commands.v1';
@@ -29,36 +30,13 @@ const at = (offset: number): BusMessage =>
   }) as BusMessage;
 
 let seq = 0;
-function place(
+const place = (
   user: string,
   side: 'BUY' | 'SELL',
   price: string,
   quantity: string,
   extra: Partial<OrderCommand> = {},
-): OrderCommand {
-  seq++;
-  return {
-    id: `c-${seq}`,
-    v: 1,
-    time: 1_700_000_000_000,
-    type: 'order.place',
-    symbol: 'BTCUSDT',
-    orderId: `00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`,
-    clientOrderId: `cid-${seq}`,
-    user,
-    side,
-    orderType: 'LIMIT',
-    timeInForce: 'GTC',
-    quantity,
-    price,
-    reduceOnly: false,
-    workingType: 'CONTRACT_PRICE',
-    priceProtect: false,
-    selfTradePreventionMode: 'EXPIRE_TAKER',
-    frozenMargin: '0',
-    ...extra,
-  } as OrderCommand;
-}
+) => placeCommand(++seq, user, side, price, quantity, extra);
 
 describe('EngineShard.apply', () => {
   it('applies a command and returns its events and reply without publishing anything', () => {

@@ -3,6 +3,7 @@ import type { EngineEvent } from '@perp/contracts';
 import { MarketRegistry } from '@perp/domain';
 import { EngineShard, type OrderCommand } from './engine-shard';
 import { LEAVE_REMAINDER, type LiquidationCommand, type LiquidationRemainder } from './liquidation-order';
+import { placeCommand } from './__fixtures__/commands';
 import { ALICE, BOB, BTC } from './__fixtures__/markets';
 
 const TOPIC = 'perp.engine.commands.v1';
@@ -21,29 +22,8 @@ const at = (offset: number): BusMessage =>
   }) as BusMessage;
 
 let n = 0;
-function place(user: string, side: 'BUY' | 'SELL', price: string, quantity: string): OrderCommand {
-  n++;
-  return {
-    id: `c-${n}`,
-    v: 1,
-    time: T,
-    type: 'order.place',
-    symbol: 'BTCUSDT',
-    orderId: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
-    clientOrderId: `cid-${n}`,
-    user,
-    side,
-    orderType: 'LIMIT',
-    timeInForce: 'GTC',
-    quantity,
-    price,
-    reduceOnly: false,
-    workingType: 'CONTRACT_PRICE',
-    priceProtect: false,
-    selfTradePreventionMode: 'EXPIRE_TAKER',
-    frozenMargin: '0',
-  } as OrderCommand;
-}
+const place = (user: string, side: 'BUY' | 'SELL', price: string, quantity: string) =>
+  placeCommand(++n, user, side, price, quantity, { time: T });
 
 function liquidation(fields: Partial<LiquidationCommand> = {}): LiquidationCommand {
   return {
