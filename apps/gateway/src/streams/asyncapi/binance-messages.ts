@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// Over 400 lines: one declarative schema per Binance message, kept together as the document's source.
+// Why this module is long: one declarative schema per Binance message, kept together as the document's source.
 
 /**
  * The Binance USDⓈ-M compatible stream messages as zod schemas: the AsyncAPI document of the

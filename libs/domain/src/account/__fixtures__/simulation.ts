@@ -1,3 +1,5 @@
+// Why this module is long: one model of several risk partitions and the engine (operations, settlement,
+// invariants) that the account, solvency and liquidation property tests all drive.
 import fc from 'fast-check';
 import type { Market } from '../../markets/market';
 import { Money } from '../../money/money';

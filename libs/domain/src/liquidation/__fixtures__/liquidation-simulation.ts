@@ -1,4 +1,4 @@
-// About 400 lines in one file: the risk shard and engine steps it mirrors read best side by side.
+// Why this module is long: the risk shard and engine steps it mirrors read best side by side.
 import { AccountBook } from '../../account/account-book';
 import { INSURANCE_FUND } from '../../account/ledger';
 import type { Side } from '../../account/order';
