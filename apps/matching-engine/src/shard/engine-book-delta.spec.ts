@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { applyBookCommand, type OrderCommand } from './book-commands';
 import { fromSteps } from './conversions';
 import { EnginePartition } from './engine-partition';
+import { placeCommand } from './__fixtures__/commands';
 import { ALICE, BOB, BTC } from './__fixtures__/markets';
 
 const TOPIC = 'perp.engine.commands.v1';
@@ -13,35 +14,14 @@ type Delta = Extract<EngineEvent, { type: 'book.delta' }>;
 
 let n = 0;
 const envelope = () => ({ id: `c-${++n}`, v: 1 as const, time: 1_700_000_000_000, symbol: 'BTCUSDT' });
-const uuid = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
 
-function place(
+const place = (
   user: string,
   side: 'BUY' | 'SELL',
   price: string,
   quantity: string,
-  extra: Partial<Extract<OrderCommand, { type: 'order.place' }>> = {},
-): OrderCommand {
-  const e = envelope();
-  return {
-    ...e,
-    type: 'order.place',
-    orderId: uuid(n),
-    clientOrderId: `cid-${n}`,
-    user,
-    side,
-    orderType: 'LIMIT',
-    timeInForce: 'GTC',
-    quantity,
-    price,
-    reduceOnly: false,
-    workingType: 'CONTRACT_PRICE',
-    priceProtect: false,
-    selfTradePreventionMode: 'EXPIRE_TAKER',
-    frozenMargin: '0',
-    ...extra,
-  } as OrderCommand;
-}
+  extra: Partial<OrderCommand> = {},
+): OrderCommand => placeCommand(++n, user, side, price, quantity, extra);
 const cancel = (user: string, orderId: string): OrderCommand => ({
   ...envelope(),
   type: 'order.cancel',
