@@ -1,16 +1,18 @@
 import { Injectable, type OnApplicationBootstrap, type OnModuleDestroy, type Type } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { FapiFields, type RawParams } from '@perp/contracts';
-import { errorEnvelope, type FastLane, HttpFastLanes, Metrics } from '@perp/runtime';
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { FapiFields, type FapiParamShape, type RawParams } from '@perp/contracts';
+import { errorEnvelope, HttpFastLanes, Metrics } from '@perp/runtime';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { z } from 'zod';
 import {
   amountOf,
-  countHeaders,
   DEFAULT_WEIGHT,
+  LEGACY_WEIGHT_HEADER,
   PUBLIC_WEIGHTS,
   retryAfterSeconds,
 } from '../../rate-limits/rate-limit-rules';
 import { RequestWeights, weightRefusal } from '../../rate-limits/request-weights';
+import type { LimitOutcome } from '../../rate-limits/window-limiter';
 import { FapiGeneralController } from '../fapi-general.controller';
 import { FapiDepthController } from '../market/fapi-depth.controller';
 import { FapiKlinesController } from '../market/fapi-klines.controller';
@@ -33,20 +35,62 @@ export function plainParams(query: string, names: ReadonlySet<string>): RawParam
   return out;
 }
 
-type Answer = (params: RawParams) => unknown;
+/** FapiFields whose parsed values are kept: one per distinct query, shared by its requests. */
+class KeptFields<S extends FapiParamShape> extends FapiFields<S> {
+  private readonly kept = new Map<string, unknown>();
+
+  override get<K extends keyof S & string>(name: K): z.output<S[K]> {
+    if (this.kept.has(name)) return this.kept.get(name) as z.output<S[K]>;
+    const value = super.get(name); // a malformed parameter throws each time, and is not kept
+    this.kept.set(name, value);
+    return value;
+  }
+}
+
+type Answer = (fields: FapiFields<FapiParamShape>) => unknown;
+
+/** A query seen before: its parameters parsed and its weight computed once. */
+interface Prepared {
+  fields: FapiFields<FapiParamShape>;
+  weight: number;
+}
+
+interface Lane {
+  path: string;
+  shape: FapiParamShape;
+  known: ReadonlySet<string>;
+  answer: Answer;
+  /** By the raw query text; cleared when large (queries are client-chosen). */
+  queries: Map<string, Prepared>;
+  /** The request-duration series of this route for 200 (others in `timers`). */
+  ok: (seconds: number) => void;
+}
+
+const MAX_QUERIES = 1_000;
+/** Lower-case response header names of the weight windows (a handful). */
+const headerNames = new Map<string, string>();
+const lower = (name: string) => {
+  let l = headerNames.get(name);
+  if (l === undefined) headerNames.set(name, (l = name.toLowerCase()));
+  return l;
+};
+
+const isPromise = (v: unknown): v is Promise<unknown> => v instanceof Promise;
 
 /**
  * The public market reads a bot polls (exchangeInfo, depth, tickers, klines) answered as fast
  * lanes (libs/runtime HttpFastLanes): the same controller methods, parameters, weight and error
  * envelopes as through Nest, without Fastify's routing and hooks or Nest's guards, pipes and filters
- * around them, which cost more than the answer itself (bodies are serialized once per projection
- * version by the controllers' caches, and here per view object). A query that is not plain (see
- * `plainParams`) takes the usual way, which answers the same.
+ * around them, which cost more than the answer itself. Per distinct query the parameters are
+ * parsed and weighed once; the weight is spent from this replica's lease (RequestWeights), so a
+ * request awaits nothing unless the lease or the answer needs the hot store; bodies are serialized
+ * once per projection version by the controllers' caches, and here per view object. A query that
+ * is not plain (see `plainParams`) takes the usual way, which answers the same.
  */
 @Injectable()
 export class PublicReadLanes implements OnApplicationBootstrap, OnModuleDestroy {
-  /** Memoized views (TickerMemo) are kept while unchanged: their JSON is too. */
-  private readonly serialized = new WeakMap<object, string>();
+  /** Memoized views (TickerMemo) are kept while unchanged: their JSON and its length are too. */
+  private readonly serialized = new WeakMap<object, { text: string; length: number }>();
   /** The request-duration histogram's series per route and status (prom-client hashes labels). */
   private readonly timers = new Map<string, (seconds: number) => void>();
 
@@ -63,78 +107,134 @@ export class PublicReadLanes implements OnApplicationBootstrap, OnModuleDestroy 
     const depth = get(FapiDepthController);
     const tickers = get(FapiTickersController);
     const klines = get(FapiKlinesController);
-    const symbolOnly = Object.keys(OPTIONAL_SYMBOL);
-    this.add('/fapi/v1/exchangeInfo', [], () => general.exchangeInfo());
-    this.add('/fapi/v1/depth', Object.keys(DEPTH_PARAMS), (p) =>
-      depth.depthOf(new FapiFields(DEPTH_PARAMS, p)),
-    );
-    this.add('/fapi/v1/ticker/24hr', symbolOnly, (p) =>
-      tickers.ticker24hr(new FapiFields(OPTIONAL_SYMBOL, p)),
+    type Of<S extends FapiParamShape> = FapiFields<S>;
+    this.add('/fapi/v1/exchangeInfo', {}, () => general.exchangeInfo());
+    this.add('/fapi/v1/depth', DEPTH_PARAMS, (q) => depth.depthOf(q as Of<typeof DEPTH_PARAMS>));
+    this.add('/fapi/v1/ticker/24hr', OPTIONAL_SYMBOL, (q) =>
+      tickers.ticker24hr(q as Of<typeof OPTIONAL_SYMBOL>),
     );
     for (const path of ['/fapi/v1/ticker/price', '/fapi/v2/ticker/price'])
-      this.add(path, symbolOnly, (p) => tickers.price(new FapiFields(OPTIONAL_SYMBOL, p)));
-    this.add('/fapi/v1/ticker/bookTicker', symbolOnly, (p) =>
-      tickers.bookTicker(new FapiFields(OPTIONAL_SYMBOL, p)),
+      this.add(path, OPTIONAL_SYMBOL, (q) => tickers.price(q as Of<typeof OPTIONAL_SYMBOL>));
+    this.add('/fapi/v1/ticker/bookTicker', OPTIONAL_SYMBOL, (q) =>
+      tickers.bookTicker(q as Of<typeof OPTIONAL_SYMBOL>),
     );
-    this.add('/fapi/v1/klines', Object.keys(KLINES_PARAMS), (p) =>
-      klines.lastPrice(new FapiFields(KLINES_PARAMS, p)),
-    );
+    this.add('/fapi/v1/klines', KLINES_PARAMS, (q) => klines.lastPrice(q as Of<typeof KLINES_PARAMS>));
   }
 
   onModuleDestroy(): void {
     this.lanes.clear();
   }
 
-  private add(path: string, names: string[], answer: Answer): void {
-    const known = new Set(names);
-    const lane: FastLane = (req, res, query) => {
-      const params = plainParams(query, known);
-      if (!params) return false;
-      void this.serve(req, res, path, params, answer);
-      return true;
+  private add(path: string, shape: FapiParamShape, answer: Answer): void {
+    const lane: Lane = {
+      path,
+      shape,
+      known: new Set(Object.keys(shape)),
+      answer,
+      queries: new Map(),
+      ok: this.timerOf(path, 200),
     };
-    this.lanes.add(path, lane);
+    this.lanes.add(path, (req, res, query) => {
+      const prepared = lane.queries.get(query) ?? this.prepare(lane, query);
+      if (!prepared) return false;
+      this.serve(req, res, lane, prepared);
+      return true;
+    });
+  }
+
+  private prepare(lane: Lane, query: string): Prepared | undefined {
+    const params = plainParams(query, lane.known);
+    if (!params) return undefined;
+    const rule = PUBLIC_WEIGHTS[lane.path] ?? DEFAULT_WEIGHT;
+    const prepared = {
+      fields: new KeptFields(lane.shape, params),
+      weight: amountOf(rule, () => params, DEFAULT_WEIGHT),
+    };
+    if (lane.queries.size >= MAX_QUERIES) lane.queries.clear();
+    lane.queries.set(query, prepared);
+    return prepared;
   }
 
   /** FapiWeightGuard, the handler and ErrorEnvelopeFilter in one: the same headers and bodies. */
-  private async serve(
+  private serve(req: IncomingMessage, res: ServerResponse, lane: Lane, prepared: Prepared): void {
+    const started = performance.now();
+    let ip: string;
+    let spent: ReturnType<RequestWeights['spend']>;
+    try {
+      ip = this.weights.ipOf(req);
+      spent = this.weights.spend(ip, prepared.weight);
+    } catch (e) {
+      return this.send(req, res, lane, started, [], e);
+    }
+    if (isPromise(spent))
+      spent.then(
+        (outcome) => this.answer(req, res, lane, prepared, started, ip, outcome),
+        (e: unknown) => this.send(req, res, lane, started, [], e),
+      );
+    else this.answer(req, res, lane, prepared, started, ip, spent);
+  }
+
+  private answer(
     req: IncomingMessage,
     res: ServerResponse,
-    path: string,
-    params: RawParams,
-    answer: Answer,
-  ): Promise<void> {
-    const started = performance.now();
-    const headers: OutgoingHttpHeaders = {};
-    let status = 200;
-    let body: string;
+    lane: Lane,
+    prepared: Prepared,
+    started: number,
+    ip: string,
+    outcome: LimitOutcome | undefined,
+  ): void {
+    let headers: string[] = [];
+    let view: unknown;
     try {
-      const ip = this.weights.ipOf(req);
-      const rule = PUBLIC_WEIGHTS[path] ?? DEFAULT_WEIGHT;
-      const weight = amountOf(rule, () => params, DEFAULT_WEIGHT);
-      const outcome = await this.weights.spend(ip, weight);
       if (outcome) {
-        const counts = countHeaders(outcome.windows, outcome.states);
-        for (const [name, value] of Object.entries(counts)) headers[name.toLowerCase()] = value;
-        const first = Object.values(counts)[0];
-        if (first !== undefined) headers['x-mbx-used-weight'] = first;
+        headers = weightHeaders(outcome);
         const refused = weightRefusal(outcome, ip);
         if (refused) {
-          headers['retry-after'] = String(retryAfterSeconds(outcome.states, outcome.refused));
+          headers.push('retry-after', String(retryAfterSeconds(outcome.states, outcome.refused)));
           throw refused;
         }
       }
-      body = this.json(await answer(params));
+      view = lane.answer(prepared.fields);
     } catch (e) {
-      let envelope: unknown;
-      [status, envelope] = errorEnvelope(e, { method: 'GET', url: req.url ?? path });
-      body = JSON.stringify(envelope);
+      return this.send(req, res, lane, started, headers, e);
     }
-    headers['content-type'] = JSON_UTF8;
-    headers['content-length'] = Buffer.byteLength(body);
+    if (isPromise(view))
+      view.then(
+        (v) => this.send(req, res, lane, started, headers, undefined, v),
+        (e: unknown) => this.send(req, res, lane, started, headers, e),
+      );
+    else this.send(req, res, lane, started, headers, undefined, view);
+  }
+
+  /** The answer (`view`) or the error envelope of `error`, with the weight headers. */
+  private send(
+    req: IncomingMessage,
+    res: ServerResponse,
+    lane: Lane,
+    started: number,
+    headers: string[],
+    error: unknown,
+    view?: unknown,
+  ): void {
+    let status = 200;
+    let body: { text: string; length: number } | undefined;
+    if (error === undefined) {
+      try {
+        body = this.json(view);
+      } catch (e) {
+        error = e;
+      }
+    }
+    if (body === undefined) {
+      let envelope: unknown;
+      [status, envelope] = errorEnvelope(error, { method: 'GET', url: req.url ?? lane.path });
+      const text = JSON.stringify(envelope);
+      body = { text, length: Buffer.byteLength(text) };
+    }
+    headers.push('content-type', JSON_UTF8, 'content-length', String(body.length));
     res.writeHead(status, headers);
-    res.end(body);
-    this.timerOf(path, status)((performance.now() - started) / 1000);
+    res.end(body.text);
+    (status === 200 ? lane.ok : this.timerOf(lane.path, status))((performance.now() - started) / 1000);
   }
 
   private timerOf(route: string, status: number): (seconds: number) => void {
@@ -147,11 +247,31 @@ export class PublicReadLanes implements OnApplicationBootstrap, OnModuleDestroy 
     return timer;
   }
 
-  private json(view: unknown): string {
-    if (typeof view === 'string') return view;
-    if (typeof view !== 'object' || view === null) return JSON.stringify(view);
-    let text = this.serialized.get(view);
-    if (text === undefined) this.serialized.set(view, (text = JSON.stringify(view)));
-    return text;
+  private json(view: unknown): { text: string; length: number } {
+    if (typeof view === 'string') return { text: view, length: Buffer.byteLength(view) };
+    if (typeof view !== 'object' || view === null) {
+      const text = JSON.stringify(view);
+      return { text, length: Buffer.byteLength(text) };
+    }
+    let body = this.serialized.get(view);
+    if (body === undefined) {
+      const text = JSON.stringify(view);
+      this.serialized.set(view, (body = { text, length: Buffer.byteLength(text) }));
+    }
+    return body;
   }
+}
+
+/** The windows' counts as FapiWeightGuard sets them (and the unsuffixed legacy weight header). */
+function weightHeaders(outcome: LimitOutcome): string[] {
+  const out: string[] = [];
+  let first: string | undefined;
+  outcome.windows.forEach((w, i) => {
+    if (!w.header) return;
+    const count = String(outcome.states[i]!.count);
+    first ??= count;
+    out.push(lower(w.header), count);
+  });
+  if (first !== undefined) out.push(lower(LEGACY_WEIGHT_HEADER), first);
+  return out;
 }
