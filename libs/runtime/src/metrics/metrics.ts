@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { HistogramTally } from './histogram-tally';
 import { SampledGauge } from './sampled-gauge';
 
 /**
@@ -21,13 +22,17 @@ export class Metrics {
   private readonly engineCommandCounts = new Map<string, Counter.Internal>();
 
   /** Gateway (and every app's probes): per route pattern, never the raw URL. */
-  readonly httpRequestDuration = new Histogram({
+  readonly httpRequestDuration: Histogram<'method' | 'route' | 'status'> = new Histogram({
     name: 'perp_http_request_duration_seconds',
     help: 'HTTP requests by method, route pattern and status, from arrival to the last byte of the reply.',
     labelNames: ['method', 'route', 'status'] as const,
     buckets: LATENCY_BUCKETS,
     registers: [this.registry],
+    collect: (): void => this.httpRequestTally.flush(),
   });
+
+  /** Series of httpRequestDuration counted in place (the gateway's fast lanes: no label work per request). */
+  readonly httpRequestTally: HistogramTally = new HistogramTally(this.httpRequestDuration);
 
   /** Orders end to end: gateway -> risk (-> engine -> risk settlement) -> the reply the gateway awaits. */
   readonly commandDuration = new Histogram({

@@ -1,5 +1,5 @@
 import { type InProcessExchange, startInProcessExchange } from '@perp/exchange';
-import { HttpFastLanes } from '@perp/runtime';
+import { HttpFastLanes, Metrics } from '@perp/runtime';
 
 jest.setTimeout(60_000);
 
@@ -72,5 +72,18 @@ describe('public read fast lanes answer as the Nest routes do', () => {
     expect(taken()).toBe(before + 1);
     expect([fast.status, fast.retryAfter, JSON.parse(fast.body).code]).toEqual([429, true, -1003]);
     expect(fast).toEqual(await answer('/fapi/v1/ticker/24hr?x=%31', ip));
+  });
+
+  it('counts each answer in the request-duration histogram, by route and status', async () => {
+    const count = async (status: number) => {
+      const text = await ex.app.get(Metrics).registry.metrics();
+      const series = `perp_http_request_duration_seconds_count{method="GET",route="/fapi/v1/ticker/price",status="${status}"`;
+      const line = text.split('\n').find((l) => l.startsWith(series));
+      return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(' ') + 1));
+    };
+    const [ok, bad] = [await count(200), await count(400)];
+    for (let i = 0; i < 3; i++) await answer('/fapi/v1/ticker/price?symbol=BTCUSDT');
+    await answer('/fapi/v1/ticker/price?symbol=NOPE');
+    expect([await count(200), await count(400)]).toEqual([ok + 3, bad + 1]);
   });
 });

@@ -91,7 +91,7 @@ const isPromise = (v: unknown): v is Promise<unknown> => v instanceof Promise;
 export class PublicReadLanes implements OnApplicationBootstrap, OnModuleDestroy {
   /** Memoized views (TickerMemo) are kept while unchanged: their JSON and its length are too. */
   private readonly serialized = new WeakMap<object, { text: string; length: number }>();
-  /** The request-duration histogram's series per route and status (prom-client hashes labels). */
+  /** The request-duration histogram's series per route and status, counted in place. */
   private readonly timers = new Map<string, (seconds: number) => void>();
 
   constructor(
@@ -241,8 +241,8 @@ export class PublicReadLanes implements OnApplicationBootstrap, OnModuleDestroy 
     const key = `${status} ${route}`;
     let timer = this.timers.get(key);
     if (timer === undefined) {
-      const series = this.metrics.httpRequestDuration.labels('GET', route, String(status));
-      this.timers.set(key, (timer = (seconds) => series.observe(seconds)));
+      const labels = { method: 'GET', route, status: String(status) };
+      this.timers.set(key, (timer = this.metrics.httpRequestTally.series(labels)));
     }
     return timer;
   }
