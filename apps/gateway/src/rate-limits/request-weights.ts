@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { clientIp, type IpList } from '@perp/auth';
 import { FapiError } from '@perp/contracts';
+import { rawHeader } from '@perp/runtime';
 import type { IncomingMessage } from 'node:http';
 import { RATE_LIMIT_CEILINGS } from './rate-limit-http';
 import { intervalWords, type LimitWindow, type RateLimitCeilings, weightWindows } from './rate-limit-rules';
@@ -31,8 +32,8 @@ export class RequestWeights {
   /** A connection's address when its requests carry no X-Forwarded-For (kept alive, it asks again). */
   private readonly direct = new WeakMap<object, string>();
 
-  ipOf(request: Pick<IncomingMessage, 'socket' | 'headers'>): string {
-    const forwarded = request.headers['x-forwarded-for'];
+  ipOf(request: Pick<IncomingMessage, 'socket' | 'rawHeaders'>): string {
+    const forwarded = rawHeader(request, 'x-forwarded-for');
     if (forwarded !== undefined)
       return clientIp(request.socket.remoteAddress, forwarded, this.trustedProxies);
     let ip = this.direct.get(request.socket);

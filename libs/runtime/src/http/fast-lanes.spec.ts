@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HttpFastLanes } from './fast-lanes';
+import { HttpFastLanes, rawHeader } from './fast-lanes';
 
 describe('HttpFastLanes', () => {
   let server: Server;
@@ -38,5 +38,25 @@ describe('HttpFastLanes', () => {
   it('after clear() every request reaches the framework', async () => {
     lanes.clear();
     expect(await text('/fast?a=1')).toBe('framework');
+  });
+});
+
+describe('rawHeader', () => {
+  it('reads a header as req.headers would, by its lower-case name, repeated ones joined', () => {
+    const req = {
+      rawHeaders: [
+        'Host',
+        'x',
+        'X-Forwarded-For',
+        '1.1.1.1',
+        'x-forwarded-for',
+        '2.2.2.2',
+        'Content-Length',
+        '0',
+      ],
+    };
+    expect(rawHeader(req, 'x-forwarded-for')).toBe('1.1.1.1, 2.2.2.2');
+    expect(rawHeader(req, 'content-length')).toBe('0');
+    expect(rawHeader(req, 'transfer-encoding')).toBeUndefined();
   });
 });

@@ -40,9 +40,12 @@ export class HttpFastLanes {
 
   private take(req: IncomingMessage, res: ServerResponse): boolean {
     if (req.method !== 'GET') return false;
-    const h = req.headers;
     // A GET with a body is rare enough to leave to Fastify.
-    if (h['transfer-encoding'] !== undefined || (h['content-length'] ?? '0') !== '0') return false;
+    if (
+      rawHeader(req, 'transfer-encoding') !== undefined ||
+      (rawHeader(req, 'content-length') ?? '0') !== '0'
+    )
+      return false;
     const url = req.url ?? '';
     const q = url.indexOf('?');
     const lane = this.lanes.get(q < 0 ? url : url.slice(0, q));
@@ -50,4 +53,19 @@ export class HttpFastLanes {
     this.taken++;
     return true;
   }
+}
+
+/**
+ * A request header by its lower-case name, read from `rawHeaders` (repeated ones joined by ', ' as
+ * `req.headers` joins them): `req.headers` is built on first use, a cost a fast lane can skip.
+ */
+export function rawHeader(req: Pick<IncomingMessage, 'rawHeaders'>, name: string): string | undefined {
+  const raw = req.rawHeaders;
+  let value: string | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    const n = raw[i]!;
+    if (n.length === name.length && n.toLowerCase() === name)
+      value = value === undefined ? raw[i + 1]! : `${value}, ${raw[i + 1]!}`;
+  }
+  return value;
 }
