@@ -67,6 +67,8 @@ interface Lane {
 }
 
 const MAX_QUERIES = 1_000;
+/** Longer queries are prepared each time, not kept (a bound on what clients can make us hold). */
+const MAX_KEPT_QUERY = 256;
 /** Lower-case response header names of the weight windows (a handful). */
 const headerNames = new Map<string, string>();
 const lower = (name: string) => {
@@ -150,6 +152,7 @@ export class PublicReadLanes implements OnApplicationBootstrap, OnModuleDestroy 
       fields: new KeptFields(lane.shape, params),
       weight: amountOf(rule, () => params, DEFAULT_WEIGHT),
     };
+    if (query.length > MAX_KEPT_QUERY) return prepared;
     if (lane.queries.size >= MAX_QUERIES) lane.queries.clear();
     lane.queries.set(query, prepared);
     return prepared;
