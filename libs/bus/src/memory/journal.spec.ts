@@ -13,7 +13,7 @@ import { dirname, join, relative } from 'node:path';
 import { transformFileSync } from '@swc/core';
 import type { BusMessage, PublishResult } from '../bus';
 import { silentLogger } from '../logger';
-import { MemoryBus, type MemoryBusOptions } from './memory-bus';
+import { IN_PROCESS_VALUE, MemoryBus, type MemoryBusOptions } from './memory-bus';
 
 const REPO = join(__dirname, '..', '..', '..', '..');
 const TOPICS = { orders: 4, events: 2 };
@@ -72,6 +72,8 @@ describe('MemoryBus journal', () => {
         (r) => r.topic === 'orders' && r.partition === p.partition && r.offset === p.offset,
       )!;
       expect(m.value).toEqual({ i });
+      // Read back from the file, not built here: consumers validate it again.
+      expect((m.value as Record<symbol, unknown>)[IN_PROCESS_VALUE]).toBeUndefined();
       expect(m.headers).toEqual(i % 2 ? { odd: 'yes' } : {});
     }
     const byOffset = (a: BusMessage, b: BusMessage) =>

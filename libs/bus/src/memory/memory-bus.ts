@@ -31,6 +31,20 @@ export interface MemoryBusOptions extends BusConfig {
   cloneValues?: boolean;
 }
 
+/**
+ * Marks a value this process published and the memory bus hands, as is, to this process's
+ * consumers (registered symbol: `@perp/contracts` reads it without importing the bus). Such a value
+ * was built by typed code in this process, so the consumer edge need not validate it again; values
+ * from the journal on restart, copies (`cloneValues`) and Kafka's values never carry it.
+ */
+export const IN_PROCESS_VALUE = Symbol.for('perp.bus.in-process-value');
+
+/** Not enumerable: the value reads, compares and serialises as before. */
+function markInProcess(value: unknown): void {
+  if (typeof value === 'object' && value !== null && Object.isExtensible(value))
+    Object.defineProperty(value, IN_PROCESS_VALUE, { value: true });
+}
+
 export class MemoryBus extends Bus {
   readonly kind = 'memory' as const;
   readonly retry: BusConfig['retry'];
@@ -85,6 +99,7 @@ export class MemoryBus extends Bus {
       timestamp,
     };
     const result: PublishResult = { topic, partition, offset: message.offset };
+    if (!this.options.cloneValues) markInProcess(value);
     const journal = this.journal;
     if (!journal) {
       log.append(message, t.taps);

@@ -61,20 +61,79 @@ function deepFreeze(value: unknown): void {
   for (const v of Object.values(value)) deepFreeze(v);
 }
 
+/**
+ * The memory bus's mark on a value published by this process and handed as is to its consumers
+ * (`IN_PROCESS_VALUE` of `@perp/bus`, a registered symbol so neither library imports the other).
+ */
+const IN_PROCESS_VALUE = Symbol.for('perp.bus.in-process-value');
+
+/**
+ * Topics of the order path whose in-process values are not validated again: the process is the
+ * trust boundary. Their producers (gateway, risk shard and router, engine shard) build them as the
+ * schema's output type, and every parse happens where a value crossed a process or a restart: Kafka,
+ * the bus journal replayed on start, `cloneValues`. Under NODE_ENV=test each such value is still
+ * parsed and must equal its parse, so a producer that leans on the schema (a default, a transform,
+ * an extra key) fails the tests instead of passing an unchecked value in production.
+ */
+const TRUSTED_IN_PROCESS = new Set<TopicId>([
+  'riskCommands',
+  'engineCommands',
+  'engineEvents',
+  'accountEvents',
+]);
+
 /** Validation at the consumer edge: a message that does not match its topic's schema is refused whole. */
 export function parseMessage<T extends TopicId>(topic: T, value: unknown): TopicMessage<T> {
+  if (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as Record<symbol, unknown>)[IN_PROCESS_VALUE] === true &&
+    TRUSTED_IN_PROCESS.has(topic)
+  ) {
+    if (FREEZE_PARSES) checkInProcess(topic, value);
+    return value as TopicMessage<T>;
+  }
   const cache = typeof value === 'object' && value !== null ? parses.get(topic) : undefined;
   const hit = cache?.get(value as object);
   if (hit !== undefined) return hit as TopicMessage<T>;
   const parsed = TOPICS[topic].schema.safeParse(value);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new MessageValidationError(`${TOPICS[topic].name}: ${issues}`);
-  }
+  if (!parsed.success) throw validationError(topic, parsed.error.issues);
   if (cache) {
     if (FREEZE_PARSES) deepFreeze(parsed.data);
     if (cache.size >= PARSE_CACHE_SIZE) cache.clear();
     cache.set(value as object, parsed.data);
   }
   return parsed.data as TopicMessage<T>;
+}
+
+function validationError(topic: TopicId, issues: z.ZodError['issues']): MessageValidationError {
+  const text = issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+  return new MessageValidationError(`${TOPICS[topic].name}: ${text}`);
+}
+
+/** Tests only: an unvalidated in-process value must be valid and equal to its own parse. */
+function checkInProcess(topic: TopicId, value: object): void {
+  const parsed = TOPICS[topic].schema.safeParse(value);
+  if (!parsed.success) throw validationError(topic, parsed.error.issues);
+  if (!sameJson(parsed.data, value))
+    throw new Error(
+      `${TOPICS[topic].name}: an in-process value differs from its parse (the consumer would see ` +
+        `another value than after Kafka or a restart): ${JSON.stringify(value)} vs ${JSON.stringify(parsed.data)}`,
+    );
+  deepFreeze(value);
+}
+
+/** Equal as plain data: same own string keys (an undefined value counts), same values. */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (const k of ka) {
+    if (!Object.prototype.hasOwnProperty.call(b, k)) return false;
+    if (!sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  }
+  return true;
 }

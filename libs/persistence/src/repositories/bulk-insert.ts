@@ -1,5 +1,6 @@
 import type { EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+import type { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 
 /**
  * Multi-row INSERT statements written directly from the entity's metadata: the statement TypeORM's
@@ -24,7 +25,24 @@ interface Plan {
   table: string;
   columns: ColumnMetadata[];
   head: string;
+  /** Each column's array type for `unnest`, or undefined when the column cannot go through one. */
+  arrayTypes: (string | undefined)[];
 }
+
+/**
+ * Column types whose values `pg` writes into an array literal as Postgres reads them back (strings,
+ * numbers, booleans, Dates). Anything else (bytea, jsonb, enums) takes the VALUES statement.
+ */
+const ARRAY_TYPES: Record<string, string> = {
+  text: 'text[]',
+  uuid: 'uuid[]',
+  bigint: 'int8[]',
+  int: 'int4[]',
+  integer: 'int4[]',
+  numeric: 'numeric[]',
+  boolean: 'bool[]',
+  timestamptz: 'timestamptz[]',
+};
 
 const plans = new WeakMap<EntityMetadata, Plan>();
 /** Postgres's limit on the parameters of one statement. */
@@ -44,7 +62,8 @@ function planFor(manager: EntityManager, metadata: EntityMetadata): Plan {
     .map((part) => driver.escape(part))
     .join('.');
   const head = `INSERT INTO ${table}(${columns.map((c) => driver.escape(c.databaseName)).join(', ')}) VALUES `;
-  plan = { table, columns, head };
+  const arrayTypes = columns.map((c) => (typeof c.type === 'string' ? ARRAY_TYPES[c.type] : undefined));
+  plan = { table, columns, head, arrayTypes };
   plans.set(metadata, plan);
   return plan;
 }
@@ -109,8 +128,91 @@ export function insertStatements<E extends ObjectLiteral>(
 }
 
 /**
+ * The same rows as one `INSERT … SELECT * FROM unnest($1::type[], …)`: one array parameter per
+ * column, so the text depends on the columns only, not on the number of rows, and the statement can
+ * be prepared once per connection (no parse or plan per batch, which is most of what the embedded
+ * database spends on a batch). Undefined for rows it cannot express: a column type without an array
+ * form, a raw SQL value, or DEFAULT for some rows only of a column that has a default. A column
+ * undefined in every row is left out (its DEFAULT applies, as in the VALUES statement); undefined in
+ * a nullable column without a default is NULL, which is what DEFAULT writes there.
+ */
+export function unnestStatement<E extends ObjectLiteral>(
+  manager: EntityManager,
+  entity: EntityTarget<E>,
+  rows: readonly E[],
+  options: InsertRowsOptions = {},
+): Statement | undefined {
+  if (rows.length === 0) return undefined;
+  const { table, columns, arrayTypes } = planFor(manager, manager.connection.getMetadata(entity));
+  const driver = manager.connection.driver;
+  const names: string[] = [];
+  const casts: string[] = [];
+  const params: unknown[] = [];
+  for (let i = 0; i < columns.length; i++) {
+    const column = columns[i]!;
+    const values: unknown[] = new Array(rows.length);
+    let undefinedCount = 0;
+    for (let r = 0; r < rows.length; r++) {
+      const value: unknown = driver.preparePersistentValue(column.getEntityValue(rows[r]!), column);
+      if (typeof value === 'function') return undefined;
+      if (value === undefined) undefinedCount++;
+      values[r] = value;
+    }
+    if (undefinedCount === rows.length) continue;
+    if (undefinedCount > 0) {
+      if (!column.isNullable || column.default !== undefined) return undefined;
+      for (let r = 0; r < rows.length; r++) if (values[r] === undefined) values[r] = null;
+    }
+    const arrayType = arrayTypes[i];
+    if (!arrayType) return undefined;
+    names.push(driver.escape(column.databaseName));
+    params.push(values);
+    casts.push(`$${params.length}::${arrayType}`);
+  }
+  if (names.length === 0) return undefined;
+  const sql =
+    `INSERT INTO ${table}(${names.join(', ')}) SELECT * FROM unnest(${casts.join(', ')})` +
+    tail(manager, table, options);
+  return { sql, params };
+}
+
+/** A pg client's prepared statements are named per client: several clients may share one session. */
+const clientTags = new WeakMap<object, string>();
+const statementNumbers = new Map<string, number>();
+let nextClientTag = 0;
+
+interface PgClient {
+  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: ObjectLiteral[] }>;
+}
+
+/**
+ * Runs `statement` prepared by name on the connection of `manager`'s transaction (pg prepares it on
+ * first use per connection) and returns its rows; through `manager.query` when there is no
+ * transaction. For statements run on every batch: their text must not vary with the data.
+ */
+export async function queryPrepared(manager: EntityManager, statement: Statement): Promise<ObjectLiteral[]> {
+  const runner = manager.queryRunner as PostgresQueryRunner | undefined;
+  if (!runner || runner.isReleased || manager.connection.driver.options.type !== 'postgres') {
+    const result: unknown = await manager.query(statement.sql, statement.params);
+    return Array.isArray(result) ? (result as ObjectLiteral[]) : [];
+  }
+  const client = (await runner.connect()) as PgClient;
+  let tag = clientTags.get(client);
+  if (tag === undefined) clientTags.set(client, (tag = `${process.pid}_${nextClientTag++}`));
+  let number = statementNumbers.get(statement.sql);
+  if (number === undefined) statementNumbers.set(statement.sql, (number = statementNumbers.size));
+  const result = await client.query({
+    name: `perp_${tag}_${number}`,
+    text: statement.sql,
+    values: statement.params,
+  });
+  return result.rows;
+}
+
+/**
  * Inserts `rows` of `entity` through `manager` (so inside its transaction when it has one) and
- * returns the `returning` columns of the rows written.
+ * returns the `returning` columns of the rows written: one prepared `unnest` statement when the rows
+ * allow it, else the VALUES statements.
  */
 export async function insertRows<E extends ObjectLiteral>(
   manager: EntityManager,
@@ -118,6 +220,8 @@ export async function insertRows<E extends ObjectLiteral>(
   rows: readonly E[],
   options: InsertRowsOptions = {},
 ): Promise<ObjectLiteral[]> {
+  const unnest = unnestStatement(manager, entity, rows, options);
+  if (unnest) return queryPrepared(manager, unnest);
   const returned: ObjectLiteral[] = [];
   for (const { sql, params } of insertStatements(manager, entity, rows, options)) {
     const result: unknown = await manager.query(sql, params);

@@ -1,7 +1,7 @@
 import { IncomeEntity, type IncomeType, OrderEntity, TradeEntity } from '../entities';
 import { stableUuid } from '@perp/contracts';
 import { openTestDatabase, type TestDatabase } from '../testing/test-schema';
-import { insertStatements } from './bulk-insert';
+import { insertStatements, unnestStatement } from './bulk-insert';
 import { IncomeRepository } from './income.repository';
 import { OrderRepository } from './order.repository';
 import { TradeRepository } from './trade.repository';
@@ -250,6 +250,33 @@ describe('history projections (real Postgres)', () => {
         .orUpdate(names, ['id'], { skipUpdateIfNoValuesChanged: true, upsertType: 'on-conflict-do-update' })
         .getQueryAndParameters();
       expect([flat(upsert!.sql), upsert!.params]).toEqual([flat(builtUpsert[0]), builtUpsert[1]]);
+    });
+
+    it('write any number of rows with one unnest statement whose text depends on the columns only', async () => {
+      const m = db.dataSource.manager;
+      const two = unnestStatement(m, TradeEntity, [trade(300), trade(301)], { onConflict: 'ignore' })!;
+      const many = Array.from({ length: 50 }, (_, i) => trade(400 + i, { userId: BOB }));
+      const fifty = unnestStatement(m, TradeEntity, many, { onConflict: 'ignore' })!;
+      expect(fifty.sql).toBe(two.sql);
+      expect(fifty.sql).toMatch(/SELECT \* FROM unnest\(\$1::uuid\[\]/);
+      expect(fifty.params).toHaveLength(two.params.length);
+      // The prepared statement inside a transaction (twice: prepared once), and written as given.
+      await m.transaction(async (tx) => {
+        expect(await new TradeRepository(tx).insertMany(many.slice(0, 20))).toBe(20);
+        expect(await new TradeRepository(tx).insertMany(many)).toBe(30);
+      });
+      const back = await trades.listByUser(BOB, { limit: 1000 });
+      const byId = new Map(back.map((t) => [t.id, t]));
+      for (const t of many) expect(byId.get(t.id)).toEqual(t);
+    });
+
+    it('leave to the VALUES statement what unnest cannot write: DEFAULT in some rows only', () => {
+      const m = db.dataSource.manager;
+      const mixed = [order(500), order(501, { workingType: undefined as unknown as string })];
+      expect(unnestStatement(m, OrderEntity, mixed)).toBeUndefined();
+      // Undefined in every row: the column is left out, so its DEFAULT applies as with VALUES.
+      const none = mixed.map((o) => ({ ...o, workingType: undefined as unknown as string }));
+      expect(unnestStatement(m, OrderEntity, none)!.sql).not.toContain('working_type');
     });
 
     it('split rows beyond the parameter limit of one statement, inside one call', async () => {

@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { ProcessedOffsetEntity } from '../entities/processed-offset.entity';
 import { BaseRepository } from './base.repository';
+import { queryPrepared } from './bulk-insert';
 
 /** "Consumer `consumer` has applied every input of (topic, partition) up to `offset`." */
 export interface OffsetMark {
@@ -58,14 +59,15 @@ export class ProcessedOffsetRepository extends BaseRepository<ProcessedOffsetEnt
     const offset = checkOffset(mark.offset);
     return this.manager.transaction(async (m) => {
       const key = [mark.consumer, mark.topic, mark.partition];
-      const moved: unknown[] = await m.query(
-        `INSERT INTO ${this.table()} AS p (consumer, topic, "partition", "offset", updated_at)
+      // Prepared: it runs once per projection batch.
+      const moved = await queryPrepared(m, {
+        sql: `INSERT INTO ${this.table()} AS p (consumer, topic, "partition", "offset", updated_at)
          VALUES ($1, $2, $3, $4, now())
          ON CONFLICT (consumer, topic, "partition")
          DO UPDATE SET "offset" = EXCLUDED."offset", updated_at = now() WHERE p."offset" < EXCLUDED."offset"
          RETURNING consumer`,
-        [...key, offset],
-      );
+        params: [...key, offset],
+      });
       if (moved.length === 0) {
         const [row]: { offset: string }[] = await m.query(
           `SELECT "offset"::text AS "offset" FROM ${this.table()}

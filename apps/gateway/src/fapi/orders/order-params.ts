@@ -6,9 +6,26 @@ import type { RiskCommandBody } from '../../risk/risk-client';
 export const MAX_BATCH_ORDERS = 5;
 export const MAX_BATCH_CANCELS = 10;
 
-/** Price filter: a price off the market's tick grid is a filter failure (-1013), as on Binance. */
+/** Decimals of a tick size that is a power of ten at most 1 ("1", "0.1", "0.010"), else undefined. */
+const tickDecimals = new Map<string, number | undefined>();
+function decimalsOfTick(tickSize: string): number | undefined {
+  if (tickDecimals.has(tickSize)) return tickDecimals.get(tickSize);
+  const fraction = /^0\.(0*)10*$/.exec(tickSize);
+  const decimals = fraction ? fraction[1]!.length + 1 : /^1(\.0*)?$/.test(tickSize) ? 0 : undefined;
+  tickDecimals.set(tickSize, decimals);
+  return decimals;
+}
+
+/**
+ * Price filter: a price off the market's tick grid is a filter failure (-1013), as on Binance. On a
+ * power-of-ten tick that is a price with more decimals than the tick (no division on each order).
+ */
 export function checkTick(market: Market, name: string, price?: Money): void {
-  if (price && !price.mod(market.tickSize).isZero())
+  if (!price) return;
+  const decimals = decimalsOfTick(market.tickSize);
+  const onGrid =
+    decimals === undefined ? price.mod(market.tickSize).isZero() : price.decimalPlaces()! <= decimals;
+  if (!onGrid)
     throw new FapiError(
       'INVALID_QUANTITY',
       `Filter failure: ${name} must be a multiple of ${market.tickSize}.`,
