@@ -7,9 +7,11 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { join } from 'node:path';
+import { HOT_STORE } from '@perp/cache';
 import { type AppConfig, Metrics, Readiness } from '@perp/runtime';
 import { Bus, type BusLogger } from './bus';
 import { KafkaBus, type KafkaBusOptions } from './kafka/kafka-bus';
+import type { LeaseStore } from './kafka/member-leases';
 import type { JournalOptions } from './memory/journal';
 import { MemoryBus } from './memory/memory-bus';
 import { ObservedBus } from './observed-bus';
@@ -30,8 +32,11 @@ export interface BusModuleOptions {
   logger?: BusLogger;
 }
 
-/** The adapter the configuration names, not yet connected. */
-export function createBus(config: AppConfig, options: BusModuleOptions): Bus {
+/**
+ * The adapter the configuration names, not yet connected. `leaseStore`: where Kafka group members
+ * keep their leases (the shared hot store: Redis; a process-local store would see no one's).
+ */
+export function createBus(config: AppConfig, options: BusModuleOptions, leaseStore?: LeaseStore): Bus {
   const common = {
     topics: options.topics,
     replyTopic: options.replyTopic,
@@ -48,6 +53,9 @@ export function createBus(config: AppConfig, options: BusModuleOptions): Bus {
         heartbeatIntervalMs: config.KAFKA_HEARTBEAT_INTERVAL_MS,
         rebalanceTimeoutMs: config.KAFKA_REBALANCE_TIMEOUT_MS,
         leaderSyncDelayMs: config.KAFKA_LEADER_SYNC_DELAY_MS,
+        ...(leaseStore && config.REDIS_URL && config.KAFKA_MEMBER_LEASE_MS > 0
+          ? { leases: { store: leaseStore, leaseMs: config.KAFKA_MEMBER_LEASE_MS } }
+          : {}),
         ...options.kafka?.consumer,
       },
       brokers: config.KAFKA_BROKERS.split(',').map((b) => b.trim()),
@@ -88,9 +96,10 @@ export class BusModule {
           inject: [
             { token: Readiness, optional: true },
             { token: Metrics, optional: true },
+            { token: HOT_STORE, optional: true },
           ],
-          useFactory: async (readiness?: Readiness, metrics?: Metrics) => {
-            const adapter = createBus(config, options);
+          useFactory: async (readiness?: Readiness, metrics?: Metrics, hotStore?: LeaseStore) => {
+            const adapter = createBus(config, options, hotStore);
             const bus = metrics ? new ObservedBus(adapter, metrics.consumers) : adapter;
             readiness?.register('bus', () => bus.isConnected());
             await bus.connect();

@@ -29,6 +29,7 @@ import { KeyPartitioner } from '../partitioner';
 import { PendingReplies } from '../pending-replies';
 import { createKafka } from './kafka-client';
 import { KafkaSubscription, tpKey } from './kafka-subscription';
+import type { MemberLeaseOptions } from './member-leases';
 import { ensureTopics } from './topic-provisioning';
 
 export interface KafkaConsumerTuning {
@@ -49,6 +50,8 @@ export interface KafkaConsumerTuning {
   concurrency?: number;
   /** subscribe() fails when the first assignment takes longer. */
   joinTimeoutMs?: number;
+  /** Members hold leases in the hot store and evict a dead one at once (member-leases.ts). */
+  leases?: MemberLeaseOptions;
 }
 
 export interface KafkaBusOptions extends BusConfig {

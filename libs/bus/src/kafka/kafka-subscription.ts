@@ -1,6 +1,7 @@
 // Why this module is long: one kafkajs member's lifecycle (join, rejoin, assignment and hand-over, seek epochs, batch delivery and retries) is one state machine over shared per-partition state; split, its invariants would be in several places.
 import {
   type Admin,
+  type Cluster,
   type Consumer,
   type EachBatchPayload,
   type EachMessagePayload,
@@ -22,6 +23,7 @@ import {
 } from '../bus';
 import { errorText, retryDelay } from '../logger';
 import type { KafkaBusOptions } from './kafka-bus';
+import { leaveGroupFor, MemberLeases } from './member-leases';
 import { stickyAssigner } from './sticky-assigner';
 
 export const tpKey = (topic: string, partition: number) => `${topic}\u0000${partition}`;
@@ -53,6 +55,9 @@ export class KafkaSubscription implements Subscription {
   private closed = false;
   private starting?: Promise<void>;
   private joined?: { resolve: () => void; reject: (e: Error) => void; done: boolean };
+  /** The current consumer's kafkajs cluster (kafkajs hands it to partition assigners). */
+  private cluster?: Cluster;
+  private readonly leases?: MemberLeases;
 
   constructor(
     private readonly kafka: Kafka,
@@ -63,7 +68,16 @@ export class KafkaSubscription implements Subscription {
   ) {
     this.groupId = options.groupId;
     this.maxBatch = checkHandlers(options);
+    const leases = config.consumer?.leases;
+    if (leases && leases.leaseMs > 0)
+      this.leases = new MemberLeases(this.groupId, leases, (memberId) => this.evict(memberId), logger);
     this.consumer = this.newConsumer();
+  }
+
+  /** A member whose lease expired leaves the group now, not after its session timeout. */
+  private evict(memberId: string): Promise<'evicted' | 'gone'> {
+    if (!this.cluster) return Promise.reject(new Error('not joined yet'));
+    return leaveGroupFor(this.cluster, this.groupId, memberId);
   }
 
   private newConsumer(): Consumer {
@@ -78,7 +92,10 @@ export class KafkaSubscription implements Subscription {
       // Healthy members keep their partitions through a rebalance; round robin is the fallback a
       // group of older members agrees on.
       partitionAssigners: [
-        stickyAssigner(() => this.owned(), t.leaderSyncDelayMs),
+        (config) => {
+          this.cluster = config.cluster;
+          return stickyAssigner(() => this.owned(), t.leaderSyncDelayMs)(config);
+        },
         PartitionAssigners.roundRobin,
       ],
     });
@@ -137,7 +154,9 @@ export class KafkaSubscription implements Subscription {
     open();
     // Events of a consumer this subscription has replaced (see rejoin) are ignored.
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
-      if (consumer === this.consumer) this.onJoin(payload.memberAssignment);
+      if (consumer !== this.consumer) return;
+      this.leases?.joined(payload.memberId);
+      this.onJoin(payload.memberAssignment);
     });
     consumer.on(consumer.events.CRASH, ({ payload }) => {
       if (consumer !== this.consumer) return;
@@ -231,6 +250,8 @@ export class KafkaSubscription implements Subscription {
           `group ${this.groupId}: left, handing over [${partitionList(lost)}] (onRevoked ${revokedAt - began} ms, leave ${Date.now() - revokedAt} ms)`,
         );
     } finally {
+      // Renewed until the member has left: survivors must not evict it while it saves its state.
+      await this.leases?.close();
       this.onClose?.();
     }
   }
@@ -323,7 +344,12 @@ export class KafkaSubscription implements Subscription {
     }
   }
 
-  private async onMessage({ topic, partition, message }: EachMessagePayload): Promise<void> {
+  /** True when this member's lease may have lapsed (see MemberLeases.fresh). */
+  private suspect(): boolean {
+    return this.leases !== undefined && !this.leases.fresh();
+  }
+
+  private async onMessage({ topic, partition, message, heartbeat }: EachMessagePayload): Promise<void> {
     const key = tpKey(topic, partition);
     const before = this.parts.get(key);
     const epoch = before?.epoch ?? 0;
@@ -332,6 +358,7 @@ export class KafkaSubscription implements Subscription {
     if (this.closed || !st || (before && before !== st) || st.epoch !== epoch) return; // stale: kafkajs refetches
     const offset = BigInt(message.offset);
     if (st.position !== undefined && offset < st.position) return; // delivered before a rebalance
+    if (this.suspect() && !(await this.beat(heartbeat, topic, partition, st, epoch))) return;
     const run = this.deliver(topic, partition, message, st, offset, epoch);
     this.inflight = run;
     await run;
@@ -354,8 +381,9 @@ export class KafkaSubscription implements Subscription {
     const fresh =
       from === undefined ? batch.messages : batch.messages.filter((m) => BigInt(m.offset) >= from);
     for (let i = 0; i < fresh.length; i += this.maxBatch) {
-      // A long batch (a replay) keeps the session alive, and learns of a rebalance early.
-      if (i > 0 && !(await this.beat(heartbeat, topic, partition, st, epoch))) return;
+      // A long batch (a replay) keeps the session alive, and learns of a rebalance early. After a
+      // stall longer than half a lease this member may have been evicted: it asks before delivering.
+      if ((i > 0 || this.suspect()) && !(await this.beat(heartbeat, topic, partition, st, epoch))) return;
       const chunk = fresh.slice(i, i + this.maxBatch);
       const last = BigInt(chunk[chunk.length - 1]!.offset);
       const run = this.deliver(topic, partition, chunk, st, last, epoch);
