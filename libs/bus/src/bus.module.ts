@@ -7,11 +7,10 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { join } from 'node:path';
-import { HOT_STORE } from '@perp/cache';
 import { type AppConfig, Metrics, Readiness } from '@perp/runtime';
 import { Bus, type BusLogger } from './bus';
 import { KafkaBus, type KafkaBusOptions } from './kafka/kafka-bus';
-import type { LeaseStore } from './kafka/member-leases';
+import { type PresenceStore, RedisPresence } from './kafka/member-liveness';
 import type { JournalOptions } from './memory/journal';
 import { MemoryBus } from './memory/memory-bus';
 import { ObservedBus } from './observed-bus';
@@ -32,11 +31,17 @@ export interface BusModuleOptions {
   logger?: BusLogger;
 }
 
-/**
- * The adapter the configuration names, not yet connected. `leaseStore`: where Kafka group members
- * keep their leases (the shared hot store: Redis; a process-local store would see no one's).
- */
-export function createBus(config: AppConfig, options: BusModuleOptions, leaseStore?: LeaseStore): Bus {
+/** Where Kafka group members watch each other's processes: Redis, when the watch is on. */
+export function connectPresence(
+  config: Pick<AppConfig, 'BUS' | 'REDIS_URL' | 'CHAIN' | 'KAFKA_MEMBER_WATCH_MS'>,
+): Promise<PresenceStore> | undefined {
+  if (config.BUS !== 'kafka' || !config.REDIS_URL || config.KAFKA_MEMBER_WATCH_MS <= 0) return undefined;
+  // The hot store's prefix (CacheModule): one deployment per chain.
+  return RedisPresence.connect(config.REDIS_URL, { prefix: `perp:${config.CHAIN}:` });
+}
+
+/** The adapter the configuration names, not yet connected. */
+export function createBus(config: AppConfig, options: BusModuleOptions, presence?: PresenceStore): Bus {
   const common = {
     topics: options.topics,
     replyTopic: options.replyTopic,
@@ -53,9 +58,7 @@ export function createBus(config: AppConfig, options: BusModuleOptions, leaseSto
         heartbeatIntervalMs: config.KAFKA_HEARTBEAT_INTERVAL_MS,
         rebalanceTimeoutMs: config.KAFKA_REBALANCE_TIMEOUT_MS,
         leaderSyncDelayMs: config.KAFKA_LEADER_SYNC_DELAY_MS,
-        ...(leaseStore && config.REDIS_URL && config.KAFKA_MEMBER_LEASE_MS > 0
-          ? { leases: { store: leaseStore, leaseMs: config.KAFKA_MEMBER_LEASE_MS } }
-          : {}),
+        ...(presence ? { liveness: { presence, periodMs: config.KAFKA_MEMBER_WATCH_MS } } : {}),
         ...options.kafka?.consumer,
       },
       brokers: config.KAFKA_BROKERS.split(',').map((b) => b.trim()),
@@ -69,13 +72,19 @@ export function createBus(config: AppConfig, options: BusModuleOptions, leaseSto
   return new MemoryBus({ ...common, journal });
 }
 
+const BUS_PRESENCE = Symbol('BUS_PRESENCE');
+
 @Injectable()
 class BusShutdown implements OnApplicationShutdown {
-  constructor(@Inject(Bus) private readonly bus: Bus) {}
+  constructor(
+    @Inject(Bus) private readonly bus: Bus,
+    @Inject(BUS_PRESENCE) private readonly presence: { store?: PresenceStore },
+  ) {}
 
   /** After every module's onModuleDestroy (their subscriptions close first). */
   async onApplicationShutdown(): Promise<void> {
     await this.bus.close();
+    await this.presence.store?.close();
   }
 }
 
@@ -91,15 +100,16 @@ export class BusModule {
     return {
       module: BusModule,
       providers: [
+        { provide: BUS_PRESENCE, useFactory: async () => ({ store: await connectPresence(config) }) },
         {
           provide: Bus,
-          inject: [
-            { token: Readiness, optional: true },
-            { token: Metrics, optional: true },
-            { token: HOT_STORE, optional: true },
-          ],
-          useFactory: async (readiness?: Readiness, metrics?: Metrics, hotStore?: LeaseStore) => {
-            const adapter = createBus(config, options, hotStore);
+          inject: [BUS_PRESENCE, { token: Readiness, optional: true }, { token: Metrics, optional: true }],
+          useFactory: async (
+            presence: { store?: PresenceStore },
+            readiness?: Readiness,
+            metrics?: Metrics,
+          ) => {
+            const adapter = createBus(config, options, presence.store);
             const bus = metrics ? new ObservedBus(adapter, metrics.consumers) : adapter;
             readiness?.register('bus', () => bus.isConnected());
             await bus.connect();

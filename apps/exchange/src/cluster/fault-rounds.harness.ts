@@ -99,8 +99,6 @@ export async function runFaultRounds(o: FaultOptions): Promise<FaultReport> {
     KAFKA_HEARTBEAT_INTERVAL_MS: process.env.KAFKA_HEARTBEAT_INTERVAL_MS ?? '300',
     KAFKA_REBALANCE_TIMEOUT_MS: process.env.KAFKA_REBALANCE_TIMEOUT_MS ?? '3000',
     KAFKA_LEADER_SYNC_DELAY_MS: process.env.KAFKA_LEADER_SYNC_DELAY_MS ?? '200',
-    // A killed member is evicted when its Redis lease lapses, not after the session timeout.
-    KAFKA_MEMBER_LEASE_MS: process.env.KAFKA_MEMBER_LEASE_MS ?? '1000',
     RATE_LIMIT_WEIGHT_PER_MIN: '1000000',
     RATE_LIMIT_ORDERS_PER_10S: '1000000',
     RATE_LIMIT_ORDERS_PER_MIN: '1000000',

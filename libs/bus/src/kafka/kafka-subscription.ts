@@ -23,7 +23,7 @@ import {
 } from '../bus';
 import { errorText, retryDelay } from '../logger';
 import type { KafkaBusOptions } from './kafka-bus';
-import { leaveGroupFor, MemberLeases } from './member-leases';
+import { leaveGroupFor, MemberLiveness } from './member-liveness';
 import { stickyAssigner } from './sticky-assigner';
 
 export const tpKey = (topic: string, partition: number) => `${topic}\u0000${partition}`;
@@ -57,7 +57,7 @@ export class KafkaSubscription implements Subscription {
   private joined?: { resolve: () => void; reject: (e: Error) => void; done: boolean };
   /** The current consumer's kafkajs cluster (kafkajs hands it to partition assigners). */
   private cluster?: Cluster;
-  private readonly leases?: MemberLeases;
+  private readonly liveness?: MemberLiveness;
 
   constructor(
     private readonly kafka: Kafka,
@@ -68,13 +68,19 @@ export class KafkaSubscription implements Subscription {
   ) {
     this.groupId = options.groupId;
     this.maxBatch = checkHandlers(options);
-    const leases = config.consumer?.leases;
-    if (leases && leases.leaseMs > 0)
-      this.leases = new MemberLeases(this.groupId, leases, (memberId) => this.evict(memberId), logger);
+    const watch = config.consumer?.liveness;
+    if (watch && watch.periodMs > 0)
+      this.liveness = new MemberLiveness(
+        this.groupId,
+        watch.presence,
+        watch.periodMs,
+        (m) => this.evict(m),
+        logger,
+      );
     this.consumer = this.newConsumer();
   }
 
-  /** A member whose lease expired leaves the group now, not after its session timeout. */
+  /** A member whose process died leaves the group now, not after its session timeout. */
   private evict(memberId: string): Promise<'evicted' | 'gone'> {
     if (!this.cluster) return Promise.reject(new Error('not joined yet'));
     return leaveGroupFor(this.cluster, this.groupId, memberId);
@@ -155,7 +161,7 @@ export class KafkaSubscription implements Subscription {
     // Events of a consumer this subscription has replaced (see rejoin) are ignored.
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
       if (consumer !== this.consumer) return;
-      this.leases?.joined(payload.memberId);
+      this.liveness?.joined(payload.memberId);
       this.onJoin(payload.memberAssignment);
     });
     consumer.on(consumer.events.CRASH, ({ payload }) => {
@@ -250,8 +256,8 @@ export class KafkaSubscription implements Subscription {
           `group ${this.groupId}: left, handing over [${partitionList(lost)}] (onRevoked ${revokedAt - began} ms, leave ${Date.now() - revokedAt} ms)`,
         );
     } finally {
-      // Renewed until the member has left: survivors must not evict it while it saves its state.
-      await this.leases?.close();
+      // Listed until the member has left: its entry goes with it.
+      await this.liveness?.close();
       this.onClose?.();
     }
   }
@@ -344,9 +350,9 @@ export class KafkaSubscription implements Subscription {
     }
   }
 
-  /** True when this member's lease may have lapsed (see MemberLeases.fresh). */
+  /** True when others may have evicted this member (see MemberLiveness.fresh). */
   private suspect(): boolean {
-    return this.leases !== undefined && !this.leases.fresh();
+    return this.liveness !== undefined && !this.liveness.fresh();
   }
 
   private async onMessage({ topic, partition, message, heartbeat }: EachMessagePayload): Promise<void> {
@@ -381,8 +387,8 @@ export class KafkaSubscription implements Subscription {
     const fresh =
       from === undefined ? batch.messages : batch.messages.filter((m) => BigInt(m.offset) >= from);
     for (let i = 0; i < fresh.length; i += this.maxBatch) {
-      // A long batch (a replay) keeps the session alive, and learns of a rebalance early. After a
-      // stall longer than half a lease this member may have been evicted: it asks before delivering.
+      // A long batch (a replay) keeps the session alive, and learns of a rebalance early. A member
+      // that may have been evicted (see suspect) asks the coordinator before delivering.
       if ((i > 0 || this.suspect()) && !(await this.beat(heartbeat, topic, partition, st, epoch))) return;
       const chunk = fresh.slice(i, i + this.maxBatch);
       const last = BigInt(chunk[chunk.length - 1]!.offset);

@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
-import { MemoryHotStore } from '@perp/cache';
+import { type ChildProcess, spawn } from 'node:child_process';
+import Redis from 'ioredis';
 // The file, not @perp/testing's index: that one loads every app (the in-process exchange).
 import { type KafkaMock, startKafkaMock } from '@perp/testing';
 import { type Cluster, PartitionAssigners } from 'kafkajs';
@@ -7,14 +7,17 @@ import type { BusLogger, Subscription } from '../bus';
 import { silentLogger } from '../logger';
 import { KafkaBus } from './kafka-bus';
 import { createKafka } from './kafka-client';
-import { leaveGroupFor } from './member-leases';
+import { leaveGroupFor, RedisPresence } from './member-liveness';
 import { STICKY_ASSIGNER_NAME } from './sticky-assigner';
 
 // A group member in a process of its own, joined with the group's assignor and then frozen or
 // killed: the peer a survivor must notice. It prints its member id and assignment on each join.
 const DOOMED_MEMBER = `
 const { Kafka, AssignerProtocol, logLevel } = require('kafkajs');
-const [brokers, groupId, topic, name] = process.argv.slice(1);
+const Redis = require('ioredis');
+const [brokers, groupId, topic, name, redisUrl, owner] = process.argv.slice(1);
+// Its process's presence: a named connection, closed by the kernel when the process is killed.
+new Redis(redisUrl, { connectionName: owner });
 const kafka = new Kafka({ brokers: brokers.split(','), clientId: 'doomed', logLevel: logLevel.NOTHING });
 const assigner = () => ({
   name, version: 0,
@@ -31,7 +34,7 @@ consumer.on(consumer.events.GROUP_JOIN, ({ payload }) =>
 })();
 `;
 
-describe('member leases on the Kafka mock: a dead member is evicted before its session times out', () => {
+describe('member liveness on the Kafka mock: a dead member is evicted before its session times out', () => {
   let mock: KafkaMock;
 
   beforeAll(async () => {
@@ -42,11 +45,14 @@ describe('member leases on the Kafka mock: a dead member is evicted before its s
     await mock?.stop();
   });
 
-  it('a survivor evicts a killed member whose lease lapsed and takes its partitions', async () => {
+  it('a survivor evicts the member of a killed process and takes its partitions', async () => {
     const suffix = Date.now().toString(36);
     const topic = `evict-${suffix}`;
     const groupId = `evict-group-${suffix}`;
-    const store = new MemoryHotStore();
+    const prefix = `perp:evict-${suffix}:`;
+    const presence = await RedisPresence.connect(redisUrl(), { prefix, settleMs: 0 });
+    const doomedOwner = `${prefix}bus:doomed`;
+    const redis = new Redis(redisUrl());
     const lines: string[] = [];
     const logger: BusLogger = {
       log: (l) => lines.push(l),
@@ -66,26 +72,36 @@ describe('member leases on the Kafka mock: a dead member is evicted before its s
         rebalanceTimeoutMs: 6_000,
         maxWaitTimeMs: 50,
         leaderSyncDelayMs: 200,
-        leases: { store, leaseMs: 600 },
+        liveness: { presence, periodMs: 100 },
       },
     });
-    const doomed = spawn(
-      process.execPath,
-      ['-e', DOOMED_MEMBER, mock.brokers.join(','), groupId, topic, STICKY_ASSIGNER_NAME],
-      {
-        cwd: process.cwd(),
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
+    let doomed: ChildProcess | undefined;
     let sub: Subscription | undefined;
     try {
       await bus.connect();
       sub = await bus.subscribe({ groupId, topics: [topic], handler: async () => undefined });
       expect(sub.assignment()).toHaveLength(4);
-      // The doomed member joins (the survivor, already leader, gives it a share), holds a lease
-      // as MemberLeases would, then dies without leaving.
+      doomed = spawn(
+        process.execPath,
+        [
+          '-e',
+          DOOMED_MEMBER,
+          mock.brokers.join(','),
+          groupId,
+          topic,
+          STICKY_ASSIGNER_NAME,
+          redisUrl(),
+          doomedOwner,
+        ],
+        {
+          cwd: process.cwd(),
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
+      // The doomed member joins (the survivor, already leader, gives it a share) and is listed
+      // under its process's connection, then dies without leaving.
       const joinedAs = await new Promise<string>((resolve, reject) => {
-        doomed.stdout!.on('data', (chunk: Buffer) => {
+        doomed!.stdout!.on('data', (chunk: Buffer) => {
           for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
             const { memberId, assignment } = JSON.parse(line) as {
               memberId: string;
@@ -94,24 +110,26 @@ describe('member leases on the Kafka mock: a dead member is evicted before its s
             if ((assignment[topic] ?? []).length > 0) resolve(memberId);
           }
         });
-        doomed.once('exit', (code) => reject(new Error(`doomed member exited (${code})`)));
+        doomed!.once('exit', (code) => reject(new Error(`doomed member exited (${code})`)));
       });
       await until(() => sub!.assignment().length === 2);
-      await store.hset(`kafka-members:${groupId}`, { [joinedAs]: '0' });
-      await store.set(`kafka-lease:${groupId}:${joinedAs}`, 'doomed', { ttlMs: 600 });
+      // Listed as MemberLiveness lists a member, under its process's connection.
+      await redis.hset(`${prefix}kafka-members:${groupId}`, joinedAs, doomedOwner);
+      await until(async () => (await presence.liveOwners())?.has(doomedOwner) === true);
       doomed.kill('SIGKILL');
-
       await until(() => sub!.assignment().length === 4);
       // Evicted while the coordinator still knew it: not the session timeout.
       expect(lines).toEqual(
-        expect.arrayContaining([expect.stringMatching(`member ${joinedAs} lost its lease: evicted`)]),
+        expect.arrayContaining([expect.stringMatching(`member ${joinedAs}'s process is gone: evicted`)]),
       );
-      expect(await store.hgetall(`kafka-members:${groupId}`)).not.toHaveProperty(joinedAs);
+      expect(await redis.hgetall(`${prefix}kafka-members:${groupId}`)).not.toHaveProperty(joinedAs);
     } finally {
-      doomed.kill('SIGKILL');
+      doomed?.kill('SIGKILL');
       await sub?.close();
       await bus.close();
-      await store.close();
+      await presence.close();
+      await redis.del(`${prefix}kafka-members:${groupId}`);
+      await redis.quit();
     }
   }, 60_000);
 
@@ -143,6 +161,10 @@ describe('member leases on the Kafka mock: a dead member is evicted before its s
   }, 30_000);
 });
 
-async function until(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((r) => setTimeout(r, 50));
+async function until(check: () => boolean | Promise<boolean>): Promise<void> {
+  while (!(await check())) await new Promise((r) => setTimeout(r, 50));
+}
+
+function redisUrl(): string {
+  return process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/15';
 }
