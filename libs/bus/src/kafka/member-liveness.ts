@@ -16,8 +16,11 @@ export interface PresenceStore {
   readonly owner: string;
   /** False while this process's own connection is down (it may be suspected meanwhile). */
   connected(): boolean;
-  /** Names of the processes connected now; undefined while this process cannot tell. */
-  liveOwners(): Promise<ReadonlySet<string> | undefined>;
+  /**
+   * Names of the processes connected at some time at or after `since` (ms since the epoch);
+   * undefined while this process cannot tell.
+   */
+  liveOwners(since: number): Promise<ReadonlySet<string> | undefined>;
   /** Records that `memberId` of `groupId` belongs to this process. */
   register(groupId: string, memberId: string): Promise<void>;
   /** memberId -> owner, for the members that registered. */
@@ -33,9 +36,10 @@ export type Evict = (memberId: string) => Promise<'evicted' | 'gone'>;
 
 /**
  * A failure detector faster than the group's session timeout. Each member lists itself under its
- * process's name; every member watches the others: one whose process has been disconnected on two
- * watches in a row (a client reconnecting gets a period to come back) is dead, and one survivor
- * removes it with a LeaveGroup on its behalf, so the coordinator rebalances at once instead of
+ * process's name; every member watches the others: one whose process was not connected when the
+ * list of connections was taken, after the member list was read (so a member that registered
+ * through its connection is never judged by an older list), is dead, and one survivor removes it
+ * with a LeaveGroup on its behalf, so the coordinator rebalances at once instead of
  * after the session timeout. A live member evicted by mistake (its own connection to the store
  * dropped) loses its partitions at its next heartbeat and rejoins with a new member id; while its
  * connection is down the subscription confirms its membership with a heartbeat before delivering.
@@ -47,8 +51,6 @@ export class MemberLiveness {
   private memberId?: string;
   private timer?: NodeJS.Timeout;
   private watching = false;
-  /** Members found dead on the last watch. */
-  private missing = new Set<string>();
   private readonly evicting = new Set<string>();
   private closed = false;
 
@@ -92,22 +94,17 @@ export class MemberLiveness {
     if (this.watching || this.closed || !me) return;
     this.watching = true;
     try {
-      const live = await this.presence.liveOwners();
-      if (!live) return;
+      const readAt = Date.now();
       const members = await this.presence.members(this.groupId);
-      const missing = new Set<string>();
+      const live = await this.presence.liveOwners(readAt);
+      if (!live) return;
       for (const [member, owner] of Object.entries(members)) {
         if (member === me || live.has(owner)) continue;
-        if (!this.missing.has(member)) {
-          missing.add(member);
-          continue;
-        }
         // Not awaited: a coordinator slow to answer never holds up the watches.
         if (this.evicting.has(member) || !(await this.presence.claim(this.groupId, member))) continue;
         this.evicting.add(member);
         void this.remove(member).finally(() => this.evicting.delete(member));
       }
-      this.missing = missing;
     } catch (e) {
       this.logger.warn(`group ${this.groupId}: member watch failed: ${errorText(e)}`);
     } finally {
@@ -138,11 +135,11 @@ export class MemberLiveness {
 export interface RedisPresenceOptions {
   /** Key and connection-name prefix (a deployment's, e.g. `perp:devnet:`). */
   prefix: string;
-  /** A process's connection must be up this long before it judges others (after a store restart
-   * every client reconnects at its own pace). */
+  /**
+   * A process's connection must be up this long before it judges others (after a store restart
+   * every client reconnects at its own pace; ioredis waits up to 2 s between attempts).
+   */
   settleMs?: number;
-  /** How long one CLIENT LIST answer is reused by the process's subscriptions. */
-  cacheMs?: number;
 }
 
 /**
@@ -177,11 +174,12 @@ export class RedisPresence implements PresenceStore {
     return this.client.status === 'ready';
   }
 
-  liveOwners(): Promise<ReadonlySet<string> | undefined> {
+  liveOwners(since: number): Promise<ReadonlySet<string> | undefined> {
     const now = Date.now();
-    if (!this.connected() || now - this.readyAt < (this.options.settleMs ?? 2_000))
+    if (!this.connected() || now - this.readyAt < (this.options.settleMs ?? 3_000))
       return Promise.resolve(undefined);
-    if (this.cached && now - this.cached.at < (this.options.cacheMs ?? 100)) return this.cached.owners;
+    // One CLIENT LIST serves every subscription of the process that asks after it was sent.
+    if (this.cached && this.cached.at >= since) return this.cached.owners;
     const owners = this.listOwners();
     this.cached = { at: now, owners };
     return owners;
