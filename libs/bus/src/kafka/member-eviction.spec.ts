@@ -115,7 +115,7 @@ describe('member liveness on the Kafka mock: a dead member is evicted before its
       await until(() => sub!.assignment().length === 2);
       // Listed as MemberLiveness lists a member, under its process's connection.
       await redis.hset(`${prefix}kafka-members:${groupId}`, joinedAs, doomedOwner);
-      await until(async () => (await presence.liveOwners())?.has(doomedOwner) === true);
+      await until(async () => (await presence.liveOwners(Date.now()))?.has(doomedOwner) === true);
       doomed.kill('SIGKILL');
       await until(() => sub!.assignment().length === 4);
       // Evicted while the coordinator still knew it: not the session timeout.
