@@ -350,7 +350,7 @@ export function formatReport(r: FaultReport): string {
         (k.handOver
           ? `; its ${k.handOver.groups} groups served again after ${(k.handOver.servedMs / 1000).toFixed(1)} s` +
             (k.handOver.evictedMs === undefined
-              ? ' (session timeout)'
+              ? ' (no eviction: it left, or its session timed out)'
               : ` (evicted after ${(k.handOver.evictedMs / 1000).toFixed(1)} s)`)
           : ''),
     ),
