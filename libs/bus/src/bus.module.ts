@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { type AppConfig, Metrics, Readiness } from '@perp/runtime';
 import { Bus, type BusLogger } from './bus';
 import { KafkaBus, type KafkaBusOptions } from './kafka/kafka-bus';
+import { type PresenceStore, RedisPresence } from './kafka/member-liveness';
 import type { JournalOptions } from './memory/journal';
 import { MemoryBus } from './memory/memory-bus';
 import { ObservedBus } from './observed-bus';
@@ -30,8 +31,17 @@ export interface BusModuleOptions {
   logger?: BusLogger;
 }
 
+/** Where Kafka group members watch each other's processes: Redis, when the watch is on. */
+export function connectPresence(
+  config: Pick<AppConfig, 'BUS' | 'REDIS_URL' | 'CHAIN' | 'KAFKA_MEMBER_WATCH_MS'>,
+): Promise<PresenceStore> | undefined {
+  if (config.BUS !== 'kafka' || !config.REDIS_URL || config.KAFKA_MEMBER_WATCH_MS <= 0) return undefined;
+  // The hot store's prefix (CacheModule): one deployment per chain.
+  return RedisPresence.connect(config.REDIS_URL, { prefix: `perp:${config.CHAIN}:` });
+}
+
 /** The adapter the configuration names, not yet connected. */
-export function createBus(config: AppConfig, options: BusModuleOptions): Bus {
+export function createBus(config: AppConfig, options: BusModuleOptions, presence?: PresenceStore): Bus {
   const common = {
     topics: options.topics,
     replyTopic: options.replyTopic,
@@ -48,6 +58,7 @@ export function createBus(config: AppConfig, options: BusModuleOptions): Bus {
         heartbeatIntervalMs: config.KAFKA_HEARTBEAT_INTERVAL_MS,
         rebalanceTimeoutMs: config.KAFKA_REBALANCE_TIMEOUT_MS,
         leaderSyncDelayMs: config.KAFKA_LEADER_SYNC_DELAY_MS,
+        ...(presence ? { liveness: { presence, periodMs: config.KAFKA_MEMBER_WATCH_MS } } : {}),
         ...options.kafka?.consumer,
       },
       brokers: config.KAFKA_BROKERS.split(',').map((b) => b.trim()),
@@ -61,13 +72,19 @@ export function createBus(config: AppConfig, options: BusModuleOptions): Bus {
   return new MemoryBus({ ...common, journal });
 }
 
+const BUS_PRESENCE = Symbol('BUS_PRESENCE');
+
 @Injectable()
 class BusShutdown implements OnApplicationShutdown {
-  constructor(@Inject(Bus) private readonly bus: Bus) {}
+  constructor(
+    @Inject(Bus) private readonly bus: Bus,
+    @Inject(BUS_PRESENCE) private readonly presence: { store?: PresenceStore },
+  ) {}
 
   /** After every module's onModuleDestroy (their subscriptions close first). */
   async onApplicationShutdown(): Promise<void> {
     await this.bus.close();
+    await this.presence.store?.close();
   }
 }
 
@@ -83,14 +100,16 @@ export class BusModule {
     return {
       module: BusModule,
       providers: [
+        { provide: BUS_PRESENCE, useFactory: async () => ({ store: await connectPresence(config) }) },
         {
           provide: Bus,
-          inject: [
-            { token: Readiness, optional: true },
-            { token: Metrics, optional: true },
-          ],
-          useFactory: async (readiness?: Readiness, metrics?: Metrics) => {
-            const adapter = createBus(config, options);
+          inject: [BUS_PRESENCE, { token: Readiness, optional: true }, { token: Metrics, optional: true }],
+          useFactory: async (
+            presence: { store?: PresenceStore },
+            readiness?: Readiness,
+            metrics?: Metrics,
+          ) => {
+            const adapter = createBus(config, options, presence.store);
             const bus = metrics ? new ObservedBus(adapter, metrics.consumers) : adapter;
             readiness?.register('bus', () => bus.isConnected());
             await bus.connect();

@@ -62,6 +62,11 @@ export interface KillRecord {
   at: number;
   /** How long the replacement took to answer /readyz. */
   restartMs: number;
+  /**
+   * Engine and risk kills: when the survivors served every partition they took over, and when the
+   * dead member was evicted, in ms after the kill (from the survivors' hand-over log lines).
+   */
+  handOver?: { servedMs: number; evictedMs?: number; groups: number };
 }
 
 export interface Stall {
@@ -99,6 +104,10 @@ export async function runFaultRounds(o: FaultOptions): Promise<FaultReport> {
     KAFKA_HEARTBEAT_INTERVAL_MS: process.env.KAFKA_HEARTBEAT_INTERVAL_MS ?? '300',
     KAFKA_REBALANCE_TIMEOUT_MS: process.env.KAFKA_REBALANCE_TIMEOUT_MS ?? '3000',
     KAFKA_LEADER_SYNC_DELAY_MS: process.env.KAFKA_LEADER_SYNC_DELAY_MS ?? '200',
+    // A killed process's members are evicted once its Redis connection is gone (0: session timeout only).
+    KAFKA_MEMBER_WATCH_MS: process.env.KAFKA_MEMBER_WATCH_MS ?? '250',
+    // Hand-over lines ("group G: gained [..]") are logged at this level: the report times them.
+    LOG_LEVEL: 'log',
     RATE_LIMIT_WEIGHT_PER_MIN: '1000000',
     RATE_LIMIT_ORDERS_PER_10S: '1000000',
     RATE_LIMIT_ORDERS_PER_MIN: '1000000',
@@ -167,18 +176,25 @@ async function rounds(
 
   const random = mulberry32(o.seed ^ 0x5eed);
   const kills: KillRecord[] = [];
+  const survivorsOf = new Map<KillRecord, RunningApp[]>();
+  const handOvers = new Map<KillRecord, number>();
   for (let round = 1; round <= o.rounds; round++) {
     await sleep(o.intervalMs);
     const kinds = o.apps ?? KILLABLE;
     const app = kinds[random() % kinds.length]!;
     const list = running.get(app)!;
     const victim = list.splice(random() % list.length, 1)[0]!;
-    const at = Date.now() - load.startedAt;
+    const survivors = [...list];
+    const killedAt = Date.now();
+    const at = killedAt - load.startedAt;
     await victim.stop(o.signal ?? 'SIGKILL');
     const restarting = Date.now();
     list.push(await start(app));
     const restartMs = Date.now() - restarting;
-    kills.push({ round, app, at, restartMs });
+    const kill: KillRecord = { round, app, at, restartMs };
+    kills.push(kill);
+    survivorsOf.set(kill, survivors);
+    handOvers.set(kill, killedAt);
     log(`round ${round}: ${o.signal ?? 'SIGKILL'} ${app} at +${at} ms, replacement ready in ${restartMs} ms`);
   }
   await sleep(o.intervalMs);
@@ -202,6 +218,11 @@ async function rounds(
     if (problems.length === 0 || Date.now() > deadline) break;
     await sleep(1_000);
   }
+  const killTimes = [...handOvers.values()];
+  for (const [i, [kill, killedAt]] of [...handOvers].entries()) {
+    if (kill.app === 'risk' || kill.app === 'matching-engine')
+      kill.handOver = handOver(survivorsOf.get(kill)!, killedAt, killTimes[i + 1] ?? killedAt + 60_000);
+  }
   const count = (kind: Outcome['kind']) => outcomes.filter((x) => x.kind === kind).length;
   return {
     sent,
@@ -220,6 +241,34 @@ async function rounds(
     problems,
     durationMs: Date.now() - began,
   };
+}
+
+/**
+ * From the survivors' log: per group, the first hand-over that gained partitions after the kill
+ * (logged once onAssigned restored them); served = the last group's, so every partition of the
+ * dead member is served again. Evicted: the first survivor line saying its process is gone.
+ */
+function handOver(survivors: RunningApp[], killedAt: number, until: number): KillRecord['handOver'] {
+  const firstGain = new Map<string, number>();
+  let evicted: number | undefined;
+  for (const p of survivors) {
+    for (const line of p.output().split('\n')) {
+      if (!line.includes('"group ')) continue;
+      let entry: { timestamp?: number; message?: string };
+      try {
+        entry = JSON.parse(line) as typeof entry;
+      } catch {
+        continue;
+      }
+      const { timestamp: t, message = '' } = entry;
+      if (t === undefined || t < killedAt || t >= until) continue;
+      const gained = /^group (\S+): gained \[([^\]]+)\]/.exec(message);
+      if (gained && !firstGain.has(gained[1]!)) firstGain.set(gained[1]!, t - killedAt);
+      if (/process is gone: evicted/.test(message) && evicted === undefined) evicted = t - killedAt;
+    }
+  }
+  if (!firstGain.size) return undefined;
+  return { servedMs: Math.max(...firstGain.values()), evictedMs: evicted, groups: firstGain.size };
 }
 
 /**
@@ -297,7 +346,13 @@ export function formatReport(r: FaultReport): string {
     `5xx answers: ${fivexx || 'none'}`,
     ...r.kills.map(
       (k) =>
-        `  round ${k.round}: ${k.app} killed at +${(k.at / 1000).toFixed(1)} s, replacement ready at +${((k.at + k.restartMs) / 1000).toFixed(1)} s`,
+        `  round ${k.round}: ${k.app} killed at +${(k.at / 1000).toFixed(1)} s, replacement ready at +${((k.at + k.restartMs) / 1000).toFixed(1)} s` +
+        (k.handOver
+          ? `; its ${k.handOver.groups} groups served again after ${(k.handOver.servedMs / 1000).toFixed(1)} s` +
+            (k.handOver.evictedMs === undefined
+              ? ' (no eviction: it left, or its session timed out)'
+              : ` (evicted after ${(k.handOver.evictedMs / 1000).toFixed(1)} s)`)
+          : ''),
     ),
     ...r.stalls.map(
       (x) =>

@@ -29,6 +29,7 @@ import { KeyPartitioner } from '../partitioner';
 import { PendingReplies } from '../pending-replies';
 import { createKafka } from './kafka-client';
 import { KafkaSubscription, tpKey } from './kafka-subscription';
+import type { PresenceStore } from './member-liveness';
 import { ensureTopics } from './topic-provisioning';
 
 export interface KafkaConsumerTuning {
@@ -49,6 +50,8 @@ export interface KafkaConsumerTuning {
   concurrency?: number;
   /** subscribe() fails when the first assignment takes longer. */
   joinTimeoutMs?: number;
+  /** Members watch each other's processes and evict a dead one at once (member-liveness.ts). */
+  liveness?: { presence: PresenceStore; periodMs: number };
 }
 
 export interface KafkaBusOptions extends BusConfig {

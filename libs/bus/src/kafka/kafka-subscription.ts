@@ -1,6 +1,7 @@
 // Why this module is long: one kafkajs member's lifecycle (join, rejoin, assignment and hand-over, seek epochs, batch delivery and retries) is one state machine over shared per-partition state; split, its invariants would be in several places.
 import {
   type Admin,
+  type Cluster,
   type Consumer,
   type EachBatchPayload,
   type EachMessagePayload,
@@ -22,6 +23,7 @@ import {
 } from '../bus';
 import { errorText, retryDelay } from '../logger';
 import type { KafkaBusOptions } from './kafka-bus';
+import { leaveGroupFor, MemberLiveness } from './member-liveness';
 import { stickyAssigner } from './sticky-assigner';
 
 export const tpKey = (topic: string, partition: number) => `${topic}\u0000${partition}`;
@@ -53,6 +55,9 @@ export class KafkaSubscription implements Subscription {
   private closed = false;
   private starting?: Promise<void>;
   private joined?: { resolve: () => void; reject: (e: Error) => void; done: boolean };
+  /** The current consumer's kafkajs cluster (kafkajs hands it to partition assigners). */
+  private cluster?: Cluster;
+  private readonly liveness?: MemberLiveness;
 
   constructor(
     private readonly kafka: Kafka,
@@ -63,7 +68,22 @@ export class KafkaSubscription implements Subscription {
   ) {
     this.groupId = options.groupId;
     this.maxBatch = checkHandlers(options);
+    const watch = config.consumer?.liveness;
+    if (watch && watch.periodMs > 0)
+      this.liveness = new MemberLiveness(
+        this.groupId,
+        watch.presence,
+        watch.periodMs,
+        (m) => this.evict(m),
+        logger,
+      );
     this.consumer = this.newConsumer();
+  }
+
+  /** A member whose process died leaves the group now, not after its session timeout. */
+  private evict(memberId: string): Promise<'evicted' | 'gone'> {
+    if (!this.cluster) return Promise.reject(new Error('not joined yet'));
+    return leaveGroupFor(this.cluster, this.groupId, memberId);
   }
 
   private newConsumer(): Consumer {
@@ -78,7 +98,10 @@ export class KafkaSubscription implements Subscription {
       // Healthy members keep their partitions through a rebalance; round robin is the fallback a
       // group of older members agrees on.
       partitionAssigners: [
-        stickyAssigner(() => this.owned(), t.leaderSyncDelayMs),
+        (config) => {
+          this.cluster = config.cluster;
+          return stickyAssigner(() => this.owned(), t.leaderSyncDelayMs)(config);
+        },
         PartitionAssigners.roundRobin,
       ],
     });
@@ -137,7 +160,9 @@ export class KafkaSubscription implements Subscription {
     open();
     // Events of a consumer this subscription has replaced (see rejoin) are ignored.
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
-      if (consumer === this.consumer) this.onJoin(payload.memberAssignment);
+      if (consumer !== this.consumer) return;
+      this.liveness?.joined(payload.memberId);
+      this.onJoin(payload.memberAssignment);
     });
     consumer.on(consumer.events.CRASH, ({ payload }) => {
       if (consumer !== this.consumer) return;
@@ -231,6 +256,8 @@ export class KafkaSubscription implements Subscription {
           `group ${this.groupId}: left, handing over [${partitionList(lost)}] (onRevoked ${revokedAt - began} ms, leave ${Date.now() - revokedAt} ms)`,
         );
     } finally {
+      // Listed until the member has left: its entry goes with it.
+      await this.liveness?.close();
       this.onClose?.();
     }
   }
@@ -323,7 +350,12 @@ export class KafkaSubscription implements Subscription {
     }
   }
 
-  private async onMessage({ topic, partition, message }: EachMessagePayload): Promise<void> {
+  /** True when others may have evicted this member (see MemberLiveness.fresh). */
+  private suspect(): boolean {
+    return this.liveness !== undefined && !this.liveness.fresh();
+  }
+
+  private async onMessage({ topic, partition, message, heartbeat }: EachMessagePayload): Promise<void> {
     const key = tpKey(topic, partition);
     const before = this.parts.get(key);
     const epoch = before?.epoch ?? 0;
@@ -332,6 +364,7 @@ export class KafkaSubscription implements Subscription {
     if (this.closed || !st || (before && before !== st) || st.epoch !== epoch) return; // stale: kafkajs refetches
     const offset = BigInt(message.offset);
     if (st.position !== undefined && offset < st.position) return; // delivered before a rebalance
+    if (this.suspect() && !(await this.beat(heartbeat, topic, partition, st, epoch))) return;
     const run = this.deliver(topic, partition, message, st, offset, epoch);
     this.inflight = run;
     await run;
@@ -354,8 +387,9 @@ export class KafkaSubscription implements Subscription {
     const fresh =
       from === undefined ? batch.messages : batch.messages.filter((m) => BigInt(m.offset) >= from);
     for (let i = 0; i < fresh.length; i += this.maxBatch) {
-      // A long batch (a replay) keeps the session alive, and learns of a rebalance early.
-      if (i > 0 && !(await this.beat(heartbeat, topic, partition, st, epoch))) return;
+      // A long batch (a replay) keeps the session alive, and learns of a rebalance early. A member
+      // that may have been evicted (see suspect) asks the coordinator before delivering.
+      if ((i > 0 || this.suspect()) && !(await this.beat(heartbeat, topic, partition, st, epoch))) return;
       const chunk = fresh.slice(i, i + this.maxBatch);
       const last = BigInt(chunk[chunk.length - 1]!.offset);
       const run = this.deliver(topic, partition, chunk, st, last, epoch);

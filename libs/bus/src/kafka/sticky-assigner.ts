@@ -75,7 +75,8 @@ export function stickyAssigner(owned: () => Assignment, leaderDelayMs = 0): Part
     name: STICKY_ASSIGNER_NAME,
     version: 0,
     async assign({ members, topics }) {
-      if (leaderDelayMs > 0) await new Promise((r) => setTimeout(r, leaderDelayMs));
+      // Alone (a survivor taking over a dead member's partitions), there is no follower to wait for.
+      if (leaderDelayMs > 0 && members.length > 1) await new Promise((r) => setTimeout(r, leaderDelayMs));
       const list = members.map(({ memberId, memberMetadata }) => ({
         id: memberId,
         owned: decodeOwned(memberMetadata),

@@ -36,6 +36,11 @@ export const envSchema = z
     // The librdkafka mock cluster drops a follower's SyncGroup that arrives after the leader's
     // (INVALID_REQUEST): a short wait in the leader lets a busy follower sync first. 0 for a broker.
     KAFKA_LEADER_SYNC_DELAY_MS: z.coerce.number().int().min(0).max(5_000).default(0),
+    // A killed process's group members are evicted at once: each process keeps a named Redis
+    // connection, members watch every this many ms which processes are still connected, and a
+    // survivor removes a dead process's members from their groups (LeaveGroup on their behalf)
+    // instead of waiting for the session timeout. 0: off (the session timeout alone). Needs REDIS_URL.
+    KAFKA_MEMBER_WATCH_MS: z.coerce.number().int().min(0).max(60_000).default(250),
     DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
     REDIS_URL: url(['redis:', 'rediss:']).optional(),
     ADMIN_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
