@@ -65,8 +65,7 @@ const STREAMS = MIXES.flatMap(({ symbol }) => {
 const T0 = Date.now();
 const log = (s: string) => process.stderr.write(`[${((Date.now() - T0) / 1000).toFixed(1)} s] ${s}\n`);
 
-const marketDataLag = async (url: string) =>
-  lagHistogram(parsePrometheusText(await (await fetch(`${url}/metrics`)).text()));
+const scrape = async (url: string) => parsePrometheusText(await (await fetch(`${url}/metrics`)).text());
 
 /** The client process, one request at a time. */
 class Clients {
@@ -177,7 +176,8 @@ async function main(): Promise<void> {
     await clients.ask({ op: 'reset' }, 'count');
 
     cpu0 = processCpuMs(ex.pid);
-    const lag0 = await marketDataLag(ex.url);
+    // This scrape also restarts the exchange's event-loop delay histogram (prom-client's).
+    const lag0 = lagHistogram(await scrape(ex.url));
     const started = Date.now();
     const orders = await orderFlow(ex.url, a, b, 'ws');
     for (const mix of MIXES) await waitUntilIdle(ex.url, [a, b], mix.symbol);
@@ -190,7 +190,15 @@ async function main(): Promise<void> {
       before = total;
     }
     const drained = (Date.now() - started) / 1000;
-    const lag = lagBetween(lag0, await marketDataLag(ex.url));
+    const end = await scrape(ex.url);
+    const lag = lagBetween(lag0, lagHistogram(end));
+    const loopMs = (name: string) =>
+      Number((Math.max(0, ...end.filter((x) => x.name === name).map((x) => x.value)) * 1000).toFixed(1));
+    const serverEventLoopDelay = {
+      p50Ms: loopMs('nodejs_eventloop_lag_p50_seconds'),
+      p99Ms: loopMs('nodejs_eventloop_lag_p99_seconds'),
+      maxMs: loopMs('nodejs_eventloop_lag_max_seconds'),
+    };
     const serverCpuMs = (processCpuMs(ex.pid) ?? 0) - (cpu0 ?? 0);
     const { report }: { report: ClientReport } = await clients.ask({ op: 'report' }, 'report');
     log(`  order flow with ${CONNECTIONS} connections: ${orders.perSecond}/s answered`);
@@ -217,6 +225,7 @@ async function main(): Promise<void> {
         orderToSocket: report.orderToSocket,
         outOfOrder: report.outOfOrder,
         serverCpuMs,
+        serverEventLoopDelay,
         serverCpuUsPerFrame: Number(((serverCpuMs * 1000) / Math.max(frames, 1)).toFixed(2)),
         clientProcessCpuShare: Number((report.cpuMs / report.wallMs).toFixed(2)),
       },
@@ -227,7 +236,8 @@ async function main(): Promise<void> {
         `${CONNECTIONS} connections × ${STREAMS.length} streams; orders asked ${RATE}/s, answered ${alone.perSecond}/s alone, ` +
         `${orders.perSecond}/s with the connections; ${frames} frames (${result.fanOut.framesPerSecond}/s), ` +
         `event→socket p50/p99 ${KINDS.map((k) => `${k} ${report.eventToSocket[k].p50Ms}/${report.eventToSocket[k].p99Ms} ms`).join(', ')}; ` +
-        `out of order ${report.outOfOrder}; same count on every open connection: ${result.fanOut.noLoss}`,
+        `out of order ${report.outOfOrder}; same count on every open connection: ${result.fanOut.noLoss}; ` +
+        `server event-loop delay p99 ${serverEventLoopDelay.p99Ms} ms; market data lag per turn mean ${lag.meanMs} ms`,
     );
     console.log(JSON.stringify(result));
   } catch (e) {
