@@ -77,6 +77,7 @@ export class PublicMarketProjector implements OnApplicationBootstrap, OnModuleDe
   }
 
   async handleTurn(messages: readonly BusMessage[]): Promise<void> {
+    const started = Date.now();
     const last = messages[messages.length - 1]!;
     const events: EngineEvent[] = [];
     for (const m of messages) {
@@ -115,9 +116,11 @@ export class PublicMarketProjector implements OnApplicationBootstrap, OnModuleDe
     }
     this.metrics?.marketDataLag.observe(Math.max(0, Date.now() - messages[0]!.timestamp) / 1000);
     await this.subscription?.commit(afterBatch(messages));
-    // A partial turn: let the next one gather more events (fewer, larger transactions).
-    if (messages.length < MAX_TURN && this.config.MARKET_DATA_BATCH_MS > 0)
-      await new Promise((resolve) => setTimeout(resolve, this.config.MARKET_DATA_BATCH_MS));
+    // A partial turn: let the next one gather events for MARKET_DATA_BATCH_MS in all (fewer, larger
+    // transactions). The turn itself counts: events arrived while it ran, and waiting the whole
+    // window again after a slow turn would only add to the lag.
+    const rest = this.config.MARKET_DATA_BATCH_MS - (Date.now() - started);
+    if (messages.length < MAX_TURN && rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
   }
 
   private pruneDue(partition: number): boolean {
