@@ -97,26 +97,31 @@ export class StreamHub {
 
   /** Connections written to since the last flush: corked until then. */
   private held: StreamConnection[] = [];
-  private flushing: NodeJS.Immediate | undefined;
+  private flushing = false;
 
   /**
-   * Every socket the fan-out writes to stays corked until the end of the event loop's turn
-   * (`setImmediate`): the frames of all the log batches read in one turn leave each connection in
-   * one write. A write to a loopback or LAN socket costs the kernel far more than the bytes it
-   * carries, so with one write per batch and connection the system calls, not the rendering, set
-   * the latency; coalescing per turn adds no timer (a busier turn just carries more frames).
+   * Every socket the fan-out writes to stays corked until the task that wrote ends (a microtask
+   * queued behind the consumers' own): the frames of all the log batches one task delivers (the
+   * memory bus's journal makes a whole loop turn's messages visible at once; Kafka, one fetch)
+   * leave each connection in one write. A write to a loopback or LAN socket costs the kernel far
+   * more than the bytes it carries, so with one write per batch and connection the system calls,
+   * not the rendering, set the latency. Not `setImmediate`: from the journal's own `setImmediate`
+   * that would wait for the next loop turn.
    */
   private hold(c: StreamConnection): void {
     if (c.corkedByHub) return;
     c.corkedByHub = true;
     c.cork();
     this.held.push(c);
-    this.flushing ??= setImmediate(this.flush);
+    if (!this.flushing) {
+      this.flushing = true;
+      queueMicrotask(this.flush);
+    }
   }
 
-  /** Sends what the turn's fan-out left corked (also called when the server shuts down). */
+  /** Sends what the fan-out left corked (also called when the server shuts down). */
   readonly flush = (): void => {
-    this.flushing = undefined;
+    this.flushing = false;
     const held = this.held;
     this.held = [];
     for (const c of held) {
