@@ -31,6 +31,7 @@ import {
   startExchange,
   stopAllChildren,
 } from './exchange-process';
+import { lagBetween, lagHistogram } from './market-data-lag';
 import { type Measured, orderFlowRequests, pacedOrderSource, runCannon, runPaced } from './load';
 import {
   cpuRatios,
@@ -171,10 +172,15 @@ function orderRow(server: ServerKind, kind: OrderRowKind, url: string, a: ApiKey
 async function orderRows(server: ServerKind, url: string, a: ApiKey, b: ApiKey): Promise<Row[]> {
   const rows: Row[] = [];
   for (const kind of ORDER_ROWS[server]) {
+    const lag0 = server !== 'bare' ? await marketDataLag(url) : undefined;
     const r = await orderRow(server, kind, url, a, b);
-    if (server !== 'bare') {
+    if (lag0) {
       r.marketDataCatchUpMs = await marketDataCatchUp(url);
-      log(`    market data caught up ${r.marketDataCatchUpMs} ms after the row's last request`);
+      r.marketDataLag = lagBetween(lag0, await marketDataLag(url));
+      log(
+        `    market data caught up ${r.marketDataCatchUpMs} ms after the row's last request; ` +
+          `lag per turn: mean ${r.marketDataLag.meanMs} ms, p99 ≤ ${r.marketDataLag.p99AtMostMs} ms`,
+      );
       await waitUntilIdle(url, [a, b], SYMBOL);
     }
     rows.push(r);
@@ -197,6 +203,10 @@ async function marketDataCatchUp(url: string): Promise<number> {
     await new Promise((r) => setTimeout(r, 5));
   }
 }
+
+/** market-data's event-to-projection lag histogram (every turn, during the row and its drain). */
+const marketDataLag = async (url: string) =>
+  lagHistogram(parsePrometheusText(await (await fetch(`${url}/metrics`)).text()));
 
 const readRow = (server: ServerKind, id: string, label: string, url: string, path: string) =>
   row(server, id, label, MANY, () =>

@@ -24,6 +24,8 @@ export interface Row extends Measured {
   refusals?: string[];
   /** Order rows: ms from the row's end until market data's consumer lag was 0. */
   marketDataCatchUpMs?: number;
+  /** Order rows: market data's lag, engine event on the log → projected, per turn (perp_market_data_lag_seconds). */
+  marketDataLag?: { turns: number; meanMs: number | null; p99AtMostMs: number | null };
   /** CPU time (user + system) of the serving process per answer, in µs (Linux only). */
   serverCpuUsPerRequest?: number;
 }

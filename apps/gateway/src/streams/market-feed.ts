@@ -137,12 +137,7 @@ export class MarketFeed implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private onEngineEvents(ms: readonly BusMessage[]): void {
-    this.hub.corkWhile(() => this.fanOutEngineEvents(ms));
-  }
-
-  private fanOutEngineEvents(ms: readonly BusMessage[]): void {
-    const now = Date.now();
-    const trades = new Map<string, TradeEvent[]>();
+    const trades = new Map<string, { list: TradeEvent[]; logged: number[] }>();
     for (const msg of ms) {
       const [e] = this.events<EngineEvent>([msg], 'engineEvents');
       if (!e) continue;
@@ -151,23 +146,26 @@ export class MarketFeed implements OnApplicationBootstrap, OnModuleDestroy {
       this.klineStreams.sawEngine(m.symbol, e.time, msg.partition, msg.offset);
       if (e.type === 'trade') {
         if (e.kind === 'ADL') continue; // an ADL close is not a public trade
-        this.hub.publish(`${m.symbol}@trade`, tradePayload(m, e, now));
-        const list = trades.get(m.symbol);
-        if (list) list.push(e);
-        else trades.set(m.symbol, [e]);
+        this.hub.publish(`${m.symbol}@trade`, tradePayload(m, e, msg.timestamp));
+        const t = trades.get(m.symbol);
+        if (t) {
+          t.list.push(e);
+          t.logged.push(msg.timestamp);
+        } else trades.set(m.symbol, { list: [e], logged: [msg.timestamp] });
       } else if (e.type === 'book.top') {
         if (!this.hub.has(`${m.symbol}@bookTicker`) && !this.hub.has('!bookTicker')) continue;
-        const payload = bookTickerPayload(m, e, now);
+        const payload = bookTickerPayload(m, e, msg.timestamp);
         this.hub.publish(`${m.symbol}@bookTicker`, payload);
         this.hub.publish('!bookTicker', payload);
       } else if (e.type === 'book.delta') {
         this.delta(m, e);
       }
     }
-    for (const [symbol, list] of trades) {
+    for (const [symbol, t] of trades) {
       const key = `${symbol}@aggTrade`;
       if (!this.hub.has(key)) continue;
-      for (const p of aggTradePayloads(this.markets.find(symbol)!, list, now)) this.hub.publish(key, p);
+      for (const p of aggTradePayloads(this.markets.find(symbol)!, t.list, t.logged))
+        this.hub.publish(key, p);
     }
   }
 

@@ -27,11 +27,17 @@ const qty = (m: Market, v: string) => new Money(v).toFixed(m.quantityPrecision);
 const levels = (m: Market, ls: readonly DepthLevel[]): DepthLevel[] =>
   ls.map(([p, q]) => [px(m, p), qty(m, q)]);
 
+/*
+ * `E` (event time) of the streams rendered from one engine event is the time that event was
+ * appended to the log (its bus timestamp): the same on every replica, and what event-to-socket
+ * latency counts from.
+ */
+
 /** `<symbol>@trade`: one fill; `t` is the symbol's trade id (REST trades' `id`). */
-export function tradePayload(m: Market, t: TradeEvent, now: number): Msg<typeof W.TradeEvent> {
+export function tradePayload(m: Market, t: TradeEvent, logged: number): Msg<typeof W.TradeEvent> {
   return {
     e: 'trade',
-    E: now,
+    E: logged,
     T: t.time,
     s: m.symbol,
     t: t.seq,
@@ -44,16 +50,19 @@ export function tradePayload(m: Market, t: TradeEvent, now: number): Msg<typeof 
 
 /**
  * `<symbol>@aggTrade`: the fills of one batch aggregated as REST aggTrades aggregates them
- * (`nextAggTrade`: one taker order at one price and time): `a` = `f` = the first fill's id.
+ * (`nextAggTrade`: one taker order at one price and time): `a` = `f` = the first fill's id. `E` is
+ * the log time of the aggregate's last fill (`logged[i]` is trade i's).
  */
 export function aggTradePayloads(
   m: Market,
   trades: readonly TradeEvent[],
-  now: number,
+  logged: readonly number[],
 ): Msg<typeof W.AggTradeEvent>[] {
-  const closed: AggTrade[] = [];
+  const closed: [AggTrade, number][] = [];
   let open: OpenAggTrade | undefined;
-  for (const t of trades) {
+  let openLogged = 0;
+  for (let i = 0; i < trades.length; i++) {
+    const t = trades[i]!;
     const next = nextAggTrade(open, {
       id: t.seq,
       time: t.time,
@@ -62,20 +71,21 @@ export function aggTradePayloads(
       takerOrderId: t.taker.orderId,
       takerSide: t.taker.side,
     });
-    if (open && next.a !== open.a) closed.push(open);
+    if (open && next.a !== open.a) closed.push([open, openLogged]);
     open = next;
+    openLogged = logged[i]!;
   }
-  if (open) closed.push(open);
+  if (open) closed.push([open, openLogged]);
   const format = { priceDecimals: m.pricePrecision, qtyDecimals: m.quantityPrecision };
-  return closed.map((a) => ({ e: 'aggTrade', E: now, s: m.symbol, ...aggTradeRow(a, format) }));
+  return closed.map(([a, E]) => ({ e: 'aggTrade', E, s: m.symbol, ...aggTradeRow(a, format) }));
 }
 
 /** `<symbol>@bookTicker` and `!bookTicker`: `u` is the book sequence of the change. */
-export function bookTickerPayload(m: Market, b: BookTopEvent, now: number): Msg<typeof W.BookTickerEvent> {
+export function bookTickerPayload(m: Market, b: BookTopEvent, logged: number): Msg<typeof W.BookTickerEvent> {
   return {
     e: 'bookTicker',
     u: b.seq,
-    E: now,
+    E: logged,
     T: b.time,
     s: m.symbol,
     b: px(m, b.bidPrice),

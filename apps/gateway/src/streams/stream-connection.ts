@@ -44,6 +44,8 @@ export class StreamConnection {
   /** Set on native connections only. */
   native: NativeState | undefined;
   alive = true;
+  /** Corked by the hub until the end of the event loop's turn. */
+  corkedByHub = false;
   private messages = 0;
   private windowStart = 0;
   private closed = false;
@@ -73,6 +75,24 @@ export class StreamConnection {
     }
     // A Buffer goes out as a text frame too: the fan-out encodes each frame once for everyone.
     this.socket.send(text, { binary: false }, written && ((err) => !err && written()));
+    return true;
+  }
+
+  /**
+   * A whole WebSocket frame (`textFrame`) written to the TCP socket as is: the fan-out builds each
+   * event's frame once and hands the same bytes to every subscriber, where `ws.send` would frame it
+   * again per connection. Only while `ws` has nothing of its own queued (no extension is ever
+   * negotiated here, so its sender never queues) and the socket is open; else through `ws`.
+   */
+  sendFrame(frame: Buffer): boolean {
+    if (!this.open) return false;
+    if (this.socket.bufferedAmount + frame.length > this.maxBufferedBytes) {
+      this.close(CLOSE.slowClient, 'slow client: send buffer full');
+      return false;
+    }
+    const tcp = this.tcp();
+    if (tcp && this.socket.extensions === '' && !tcp.destroyed) tcp.write(frame);
+    else this.socket.send(frame.subarray(frameHeaderLength(frame)), { binary: false });
     return true;
   }
 
@@ -134,4 +154,27 @@ export class StreamConnection {
     // A peer that never answers the close handshake is cut off.
     setTimeout(() => this.socket.terminate(), 2000).unref();
   }
+}
+
+/** RFC 6455 framing of a server-to-client text message (FIN, no mask, no extension bits). */
+export function textFrame(text: string): Buffer {
+  const length = Buffer.byteLength(text);
+  const header = length < 126 ? 2 : length < 65_536 ? 4 : 10;
+  const frame = Buffer.allocUnsafe(header + length);
+  frame[0] = 0x81;
+  if (header === 2) frame[1] = length;
+  else if (header === 4) {
+    frame[1] = 126;
+    frame.writeUInt16BE(length, 2);
+  } else {
+    frame[1] = 127;
+    frame.writeBigUInt64BE(BigInt(length), 2);
+  }
+  frame.write(text, header, 'utf8');
+  return frame;
+}
+
+function frameHeaderLength(frame: Buffer): number {
+  const l = frame[1]! & 0x7f;
+  return l < 126 ? 2 : l === 126 ? 4 : 10;
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type MarketStream, parseStreamName, type UserStreamPlace } from '@perp/domain';
 import { nativeMarketData } from './native-payloads';
-import { StreamConnection } from './stream-connection';
+import { StreamConnection, textFrame } from './stream-connection';
 
 /**
  * Who listens to what, in this replica's memory: canonical stream key → connections, and user
@@ -11,7 +11,8 @@ import { StreamConnection } from './stream-connection';
  */
 @Injectable()
 export class StreamHub {
-  private readonly streams = new Map<string, Set<StreamConnection>>();
+  /** Stream key → its subscribers, each with the name it used (the fan-out reads both at once). */
+  private readonly streams = new Map<string, Map<StreamConnection, string>>();
   private readonly users = new Map<string, Set<StreamConnection>>();
   private readonly nativeUsers = new Map<string, Set<StreamConnection>>();
   /** Parsed stream keys (native frames are rendered by the stream's kind). */
@@ -38,8 +39,8 @@ export class StreamHub {
   subscribe(c: StreamConnection, key: string, name: string): void {
     c.subscriptions.set(key, name);
     let set = this.streams.get(key);
-    if (!set) this.streams.set(key, (set = new Set()));
-    set.add(c);
+    if (!set) this.streams.set(key, (set = new Map()));
+    set.set(c, name);
     this.onSubscribe(key);
   }
 
@@ -94,22 +95,40 @@ export class StreamHub {
     if (set?.size === 0) this.users.delete(c.user);
   }
 
-  private corked: Set<StreamConnection> | undefined;
+  /** Connections written to since the last flush: corked until then. */
+  private held: StreamConnection[] = [];
+  private flushing = false;
 
   /**
-   * Runs `f` with each socket it writes to corked: a connection's frames of one log batch leave in
-   * one write instead of one system call each.
+   * Every socket the fan-out writes to stays corked until the task that wrote ends (a microtask
+   * queued behind the consumers' own): the frames of all the log batches one task delivers (the
+   * memory bus's journal makes a whole loop turn's messages visible at once; Kafka, one fetch)
+   * leave each connection in one write. A write to a loopback or LAN socket costs the kernel far
+   * more than the bytes it carries, so with one write per batch and connection the system calls,
+   * not the rendering, set the latency. Not `setImmediate`: from the journal's own `setImmediate`
+   * that would wait for the next loop turn.
    */
-  corkWhile<T>(f: () => T): T {
-    if (this.corked) return f();
-    const corked = (this.corked = new Set());
-    try {
-      return f();
-    } finally {
-      this.corked = undefined;
-      for (const c of corked) c.uncork();
+  private hold(c: StreamConnection): void {
+    if (c.corkedByHub) return;
+    c.corkedByHub = true;
+    c.cork();
+    this.held.push(c);
+    if (!this.flushing) {
+      this.flushing = true;
+      queueMicrotask(this.flush);
     }
   }
+
+  /** Sends what the fan-out left corked (also called when the server shuts down). */
+  readonly flush = (): void => {
+    this.flushing = false;
+    const held = this.held;
+    this.held = [];
+    for (const c of held) {
+      c.corkedByHub = false;
+      c.uncork();
+    }
+  };
 
   /** One event to every subscriber of `key`. */
   publish(key: string, data: unknown): void {
@@ -117,23 +136,35 @@ export class StreamHub {
     if (!set) return;
     let json: string | undefined;
     let nativeJson: string | undefined;
-    // Most subscribers share a framing and a name: encode each distinct frame once.
-    const frames = new Map<string, Buffer>();
-    for (const c of set) {
-      const name = c.subscriptions.get(key) ?? key;
-      if (this.corked && !this.corked.has(c)) {
-        c.cork();
-        this.corked.add(c);
-      }
+    // Most subscribers share a framing and a name: encode each distinct frame once, as a whole
+    // WebSocket frame, and hand the same bytes to every socket.
+    let rawFrame: Buffer | undefined;
+    let combinedName: string | undefined;
+    let combinedFrame: Buffer | undefined;
+    let others: Map<string, Buffer> | undefined;
+    for (const [c, name] of set) {
+      this.hold(c);
       if (!c.native) {
-        const id = c.combined ? `c${name}` : 'raw';
-        let frame = frames.get(id);
-        if (!frame)
-          frames.set(
-            id,
-            (frame = Buffer.from(StreamConnection.frame(c.combined, name, (json ??= JSON.stringify(data))))),
-          );
-        c.send(frame);
+        let frame: Buffer;
+        if (!c.combined) frame = rawFrame ??= textFrame((json ??= JSON.stringify(data)));
+        else {
+          if (combinedName === undefined || combinedName === name) {
+            combinedName = name;
+            frame = combinedFrame ??= textFrame(
+              StreamConnection.frame(true, name, (json ??= JSON.stringify(data))),
+            );
+          } else {
+            others ??= new Map();
+            let f = others.get(name);
+            if (!f)
+              others.set(
+                name,
+                (f = textFrame(StreamConnection.frame(true, name, (json ??= JSON.stringify(data))))),
+              );
+            frame = f;
+          }
+        }
+        c.sendFrame(frame);
         continue;
       }
       const held = c.native.pendingBooks.get(key);

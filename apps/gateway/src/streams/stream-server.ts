@@ -149,6 +149,7 @@ export class StreamServer implements OnApplicationBootstrap, BeforeApplicationSh
     clearInterval(this.pinger);
     clearInterval(this.keyChecker);
     for (const c of this.hub.connections) c.close(CLOSE.shutdown, 'server shutting down');
+    this.hub.flush();
     this.wss.close();
   }
 

@@ -4,6 +4,7 @@ import {
   Logger,
   type OnApplicationBootstrap,
   type OnModuleDestroy,
+  Optional,
 } from '@nestjs/common';
 import { afterBatch, Bus, type BusMessage, type Subscription } from '@perp/bus';
 import { HOT_STORE, type HotStore } from '@perp/cache';
@@ -17,7 +18,7 @@ import {
 } from '@perp/contracts';
 import { resumeAtMark } from '@perp/infrastructure';
 import { MarketDataRepository, ProcessedOffsetRepository } from '@perp/persistence';
-import { APP_CONFIG, type AppConfig } from '@perp/runtime';
+import { APP_CONFIG, type AppConfig, Metrics } from '@perp/runtime';
 import { MarketTurn, tickerState } from './market-turn';
 import { SymbolMarket } from './symbol-market';
 
@@ -49,6 +50,7 @@ export class PublicMarketProjector implements OnApplicationBootstrap, OnModuleDe
     private readonly repo: MarketDataRepository,
     @Inject(HOT_STORE) private readonly hot: HotStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Optional() private readonly metrics?: Metrics,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -75,6 +77,7 @@ export class PublicMarketProjector implements OnApplicationBootstrap, OnModuleDe
   }
 
   async handleTurn(messages: readonly BusMessage[]): Promise<void> {
+    const started = Date.now();
     const last = messages[messages.length - 1]!;
     const events: EngineEvent[] = [];
     for (const m of messages) {
@@ -111,10 +114,13 @@ export class PublicMarketProjector implements OnApplicationBootstrap, OnModuleDe
       for (const symbol of turn.symbols) states.delete(symbol);
       throw e;
     }
+    this.metrics?.marketDataLag.observe(Math.max(0, Date.now() - messages[0]!.timestamp) / 1000);
     await this.subscription?.commit(afterBatch(messages));
-    // A partial turn: let the next one gather more events (fewer, larger transactions).
-    if (messages.length < MAX_TURN && this.config.MARKET_DATA_BATCH_MS > 0)
-      await new Promise((resolve) => setTimeout(resolve, this.config.MARKET_DATA_BATCH_MS));
+    // A partial turn: let the next one gather events for MARKET_DATA_BATCH_MS in all (fewer, larger
+    // transactions). The turn itself counts: events arrived while it ran, and waiting the whole
+    // window again after a slow turn would only add to the lag.
+    const rest = this.config.MARKET_DATA_BATCH_MS - (Date.now() - started);
+    if (messages.length < MAX_TURN && rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
   }
 
   private pruneDue(partition: number): boolean {

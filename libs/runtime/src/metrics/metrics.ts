@@ -57,6 +57,14 @@ export class Metrics {
     ['group', 'topic', 'partition'],
   );
 
+  /** market-data's public-market projector: how far its projections trail the engine (issue 12). */
+  readonly marketDataLag = new Histogram({
+    name: 'perp_market_data_lag_seconds',
+    help: "Public market data: from the time an engine event was appended to the log to the end of the turn that projected it (hot store and Postgres written); one observation per turn, for the turn's oldest event.",
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+
   readonly engineCommands = new Counter({
     name: 'perp_engine_commands_total',
     help: 'Engine commands applied by the matching engine, by type (replays of applied commands excluded).',
