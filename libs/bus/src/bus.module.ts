@@ -48,6 +48,7 @@ export function createBus(config: AppConfig, options: BusModuleOptions): Bus {
         heartbeatIntervalMs: config.KAFKA_HEARTBEAT_INTERVAL_MS,
         rebalanceTimeoutMs: config.KAFKA_REBALANCE_TIMEOUT_MS,
         leaderSyncDelayMs: config.KAFKA_LEADER_SYNC_DELAY_MS,
+        maxWaitTimeMs: config.KAFKA_FETCH_MAX_WAIT_MS,
         ...options.kafka?.consumer,
       },
       brokers: config.KAFKA_BROKERS.split(',').map((b) => b.trim()),

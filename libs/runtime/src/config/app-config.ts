@@ -36,6 +36,9 @@ export const envSchema = z
     // The librdkafka mock cluster drops a follower's SyncGroup that arrives after the leader's
     // (INVALID_REQUEST): a short wait in the leader lets a busy follower sync first. 0 for a broker.
     KAFKA_LEADER_SYNC_DELAY_MS: z.coerce.number().int().min(0).max(5_000).default(0),
+    // Longest a fetch waits for data. A broker answers as soon as data arrives; the librdkafka mock
+    // holds an empty fetch for the whole wait, so there it is each hop's added latency.
+    KAFKA_FETCH_MAX_WAIT_MS: z.coerce.number().int().min(0).max(10_000).default(100),
     DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
     REDIS_URL: url(['redis:', 'rediss:']).optional(),
     ADMIN_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
