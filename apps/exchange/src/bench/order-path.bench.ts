@@ -1,3 +1,4 @@
+// Why this module is long: every row kind (bare, embedded, Postgres, the eight-process cluster) shares one row runner, CPU accounting and report; split, each would re-implement them.
 /**
  * Whole-path benchmark: `npx nx run exchange:bench`, `BENCH_MODE=short` for CI.
  *
@@ -12,6 +13,11 @@
  * work per request) and plain GETs. Latencies are per request, in ms; req/s counts 2xx answers.
  * Each row also reports the serving process's CPU time per request (/proc, Linux): on a machine
  * shared with other work, req/s ratios move with the load; CPU per request much less.
+ *
+ * The cluster rows (full mode, or `BENCH_ROWS=cluster` alone with the bare rows): the eight
+ * processes of docker-compose.yml on the Kafka mock, Postgres and Redis (bench-cluster.ts), four
+ * user pairs on two symbols at 32 connections and paced at 500/s; CPU is every process's and the
+ * mock's, also reported per process (which hop is busiest) and at rest (what polling costs).
  *
  * Figures are never enforced. The run fails (exit 1) only when something breaks: a server does not
  * start, the order flow is refused before measuring, or a row has more than 1 % non-2xx/errors.
@@ -414,11 +420,10 @@ async function main(): Promise<number> {
   if (CLUSTER) {
     const redisUrl = process.env.BENCH_REDIS_URL ?? DEFAULT_BENCH_REDIS_URL;
     const why = db.ok ? await redisUnreachable(redisUrl) : db.reason;
-    if (db.ok && why === undefined) rows.push(...(await clusterRows(repoRoot, db.url, redisUrl)));
-    else {
-      skipped.push({ server: 'cluster', reason: why ?? '' });
+    if (why !== undefined) {
+      skipped.push({ server: 'cluster', reason: why });
       log(`  cluster rows skipped: ${why}`);
-    }
+    } else if (db.ok) rows.push(...(await clusterRows(repoRoot, db.url, redisUrl)));
   } else
     skipped.push({
       server: 'cluster',
