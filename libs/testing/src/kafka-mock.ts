@@ -3,6 +3,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 export interface KafkaMock {
   /** host:port of each mock broker. */
   brokers: string[];
+  /** The kcat process (its CPU time is part of a cluster benchmark's cost). */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -76,7 +78,7 @@ export function startKafkaMock(options: { brokers?: number; timeoutMs?: number }
       log = '';
       child.stderr!.off('data', onData);
       child.stderr!.resume(); // keep draining: a full pipe would block kcat
-      resolve({ brokers: m[1]!.split(','), stop });
+      resolve({ brokers: m[1]!.split(','), pid: child.pid, stop });
     };
     child.stderr!.on('data', onData);
   });

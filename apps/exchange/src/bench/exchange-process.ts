@@ -20,9 +20,16 @@ export const BENCH_ADMIN_TOKEN = `bench-admin-${randomBytes(12).toString('hex')}
 /** Node options of the exchange as deploy/scripts/start.sh (npm start) gives them, source maps aside. */
 export const EXCHANGE_NODE_ARGS = ['--max-semi-space-size=64'];
 
-/** `BENCH_CPU_PROF=DIR`: the exchange writes a V8 CPU profile into DIR when it stops. */
-const profileArgs = (): string[] =>
-  process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+/**
+ * `BENCH_CPU_PROF=DIR`: the exchange writes a V8 CPU profile into DIR when it stops; of the cluster's
+ * processes (`app` given), only those of the apps `BENCH_CPU_PROF_APPS` lists (e.g. `risk,gateway`).
+ */
+export function profileArgs(app?: string): string[] {
+  const dir = process.env.BENCH_CPU_PROF;
+  if (!dir) return [];
+  if (app !== undefined && !(process.env.BENCH_CPU_PROF_APPS ?? '').split(',').includes(app)) return [];
+  return ['--cpu-prof', `--cpu-prof-dir=${dir}`];
+}
 
 /** Limits far above what two users can send here: a 429 would measure the limiter, not the path. */
 const UNLIMITED = '1000000000';

@@ -1,3 +1,4 @@
+// Why this module is long: every row kind (bare, embedded, Postgres, the eight-process cluster) shares one row runner, CPU accounting and report; split, each would re-implement them.
 /**
  * Whole-path benchmark: `npx nx run exchange:bench`, `BENCH_MODE=short` for CI.
  *
@@ -13,6 +14,11 @@
  * Each row also reports the serving process's CPU time per request (/proc, Linux): on a machine
  * shared with other work, req/s ratios move with the load; CPU per request much less.
  *
+ * The cluster rows (full mode, or `BENCH_ROWS=cluster` alone with the bare rows): the eight
+ * processes of docker-compose.yml on the Kafka mock, Postgres and Redis (bench-cluster.ts), four
+ * user pairs on two symbols at 32 connections and paced at 500/s; CPU is every process's and the
+ * mock's, also reported per process (which hop is busiest) and at rest (what polling costs).
+ *
  * Figures are never enforced. The run fails (exit 1) only when something breaks: a server does not
  * start, the order flow is refused before measuring, or a row has more than 1 % non-2xx/errors.
  * Output: the table, the ratios and targets, then as the last line one JSON object with everything.
@@ -22,6 +28,19 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parsePrometheusText, sumOf } from '@perp/testing';
 import { checkOrderFlow, checkRead, newFundedUser, pushIndexPrice, waitUntilIdle } from './bench-users';
+import {
+  CLUSTER_MIXES,
+  CLUSTER_PAIRS,
+  type ClusterPair,
+  clusterConnectionRequests,
+  clusterFlows,
+  clusterPacedSource,
+  idleCpuPercent,
+  DEFAULT_BENCH_REDIS_URL,
+  redisUnreachable,
+  startBenchCluster,
+  waitUntilClusterIdle,
+} from './bench-cluster';
 import { DEFAULT_BENCH_DATABASE_URL, freshBenchDatabase } from './bench-database';
 import {
   BENCH_ADMIN_TOKEN,
@@ -47,10 +66,16 @@ import {
 import { type ApiKey, type OrderMix, OrderFlow, ResponseTally } from './signed-orders';
 
 const SHORT = process.env.BENCH_MODE === 'short';
-/** `BENCH_ROWS=orders` or `reads` runs only those rows (profiling one path); default both. */
+/**
+ * `BENCH_ROWS=orders` or `reads` runs only those rows (profiling one path); `cluster` only the bare
+ * order rows and the cluster's; default all of them.
+ */
 const ROWS = process.env.BENCH_ROWS ?? 'all';
-const ORDERS = ROWS !== 'reads';
-const READS = ROWS !== 'orders';
+const ORDERS = ROWS === 'all' || ROWS === 'orders';
+const READS = ROWS === 'all' || ROWS === 'reads';
+// The cluster row starts eight processes and the Kafka mock (about a minute on 2 cores before the
+// first order): full mode only, or on its own with BENCH_ROWS=cluster.
+const CLUSTER = ROWS === 'cluster' || (ROWS === 'all' && !SHORT);
 const MODE = SHORT ? 'short' : 'full';
 const ROW_SECONDS = SHORT ? 1.5 : 10;
 const WARM_SECONDS = SHORT ? 0.5 : 3;
@@ -59,6 +84,8 @@ const WARM_SECONDS = SHORT ? 0.5 : 3;
  * trees sustain compares CPU per order at the same batch sizes (it grows as the rate falls).
  */
 const PACED_RATE = Number(process.env.BENCH_PACED_RATE) || (SHORT ? 100 : 1000);
+/** The cluster's paced row: issue 18 states its latency targets at 500 orders/s. */
+const CLUSTER_PACED_RATE = SHORT ? 100 : 500;
 const MANY = 32;
 const READY_TIMEOUT_MS = 60_000;
 // 1,000,000 fills of 0.001 BTC at 65,000 at 20x need 3.25 M USDT of margin per user.
@@ -83,8 +110,21 @@ const MARKET_READS = [
 const T0 = Date.now();
 const log = (s: string) => process.stderr.write(`[${((Date.now() - T0) / 1000).toFixed(1)} s] ${s}\n`);
 
-/** The process serving each kind of row, for its CPU time per request (robust on a shared machine). */
-const serverPids: Partial<Record<ServerKind, number>> = {};
+/** The processes serving each kind of row, for their CPU time per request (robust on a shared machine). */
+const serverPids: Partial<Record<ServerKind, number[]>> = {};
+
+/** CPU ms used so far by the processes of a kind; undefined when one of them cannot be read. */
+function serverCpuMs(server: ServerKind): number | undefined {
+  const pids = serverPids[server];
+  if (!pids?.length) return undefined;
+  let sum = 0;
+  for (const pid of pids) {
+    const ms = processCpuMs(pid);
+    if (ms === undefined) return undefined;
+    sum += ms;
+  }
+  return sum;
+}
 
 /** Runs one row and labels it; order rows carry the tally of their answers. */
 async function row(
@@ -97,9 +137,9 @@ async function row(
   tally?: ResponseTally,
 ): Promise<Row> {
   log(`  ${server}: ${label} ...`);
-  const cpu0 = processCpuMs(serverPids[server]);
+  const cpu0 = serverCpuMs(server);
   const m = await run();
-  const cpu1 = processCpuMs(serverPids[server]);
+  const cpu1 = serverCpuMs(server);
   const r: Row = { id: `${server}.${id}`, label, server, connections, ...m, ...extra };
   if (cpu0 !== undefined && cpu1 !== undefined && m.responses > 0)
     r.serverCpuUsPerRequest = Number((((cpu1 - cpu0) * 1000) / m.responses).toFixed(1));
@@ -132,10 +172,12 @@ const flowCannon = (
 
 type OrderRowKind = 'c1' | 'c32' | 'paced' | 'pacedAutocannon';
 const ORDER_ROWS: Record<ServerKind, OrderRowKind[]> = {
-  bare: ['c1', 'c32'],
+  bare: CLUSTER && !ORDERS ? ['c32'] : ['c1', 'c32'],
   embedded: ['c1', 'c32', 'paced', 'pacedAutocannon'],
   // Short mode keeps the Postgres run to the rows that differ most from the embedded ones.
   postgres: SHORT ? ['c32', 'paced'] : ['c1', 'c32', 'paced', 'pacedAutocannon'],
+  // Its own rows: clusterRows.
+  cluster: [],
 };
 
 /** One order-flow row against `url` (the exchange, or the bare server with made-up keys). */
@@ -215,7 +257,7 @@ const readRow = (server: ServerKind, id: string, label: string, url: string, pat
 
 async function bareRows(repoRoot: string): Promise<Row[]> {
   const bare = await startBareServer(repoRoot);
-  serverPids.bare = bare.pid;
+  serverPids.bare = bare.pid === undefined ? [] : [bare.pid];
   try {
     // Keys the bare server never checks: the client still signs every request.
     const key = (): ApiKey => ({
@@ -223,7 +265,7 @@ async function bareRows(repoRoot: string): Promise<Row[]> {
       secretKey: randomBytes(32).toString('hex'),
     });
     await flowCannon(bare.url, MANY, WARM_SECONDS, new OrderFlow(MIX, key(), key(), 'w'));
-    const rows = ORDERS ? await orderRows('bare', bare.url, key(), key()) : [];
+    const rows = ORDERS || CLUSTER ? await orderRows('bare', bare.url, key(), key()) : [];
     if (READS) rows.push(await readRow('bare', 'get.c32', 'GET small JSON, 32 conn', bare.url, '/'));
     return rows;
   } finally {
@@ -236,7 +278,7 @@ async function exchangeRows(server: ServerKind, repoRoot: string, databaseUrl?: 
   const ex: ChildServer = await startExchange({ repoRoot, databaseUrl, readyTimeoutMs: READY_TIMEOUT_MS });
   try {
     log(`  ${ex.name} ready in ${((Date.now() - t0) / 1000).toFixed(1)} s (pid ${ex.pid})`);
-    serverPids[server] = ex.pid;
+    serverPids[server] = ex.pid === undefined ? [] : [ex.pid];
     const a = await newFundedUser(ex.url, BENCH_ADMIN_TOKEN, DEPOSIT);
     const b = await newFundedUser(ex.url, BENCH_ADMIN_TOKEN, DEPOSIT);
     await pushIndexPrice(ex.url, BENCH_ADMIN_TOKEN, SYMBOL, MIX.price);
@@ -265,6 +307,108 @@ async function exchangeRows(server: ServerKind, repoRoot: string, databaseUrl?: 
   }
 }
 
+/**
+ * The cluster rows: the eight processes on the Kafka mock, several user pairs on two symbols (see
+ * bench-cluster.ts), closed loop at 32 connections and paced at CLUSTER_PACED_RATE. Each row also
+ * reports every process's CPU time per answer, which names the busiest hop.
+ */
+async function clusterRows(repoRoot: string, databaseUrl: string, redisUrl: string): Promise<Row[]> {
+  const t0 = Date.now();
+  const cluster = await startBenchCluster({ repoRoot, databaseUrl, redisUrl, readyTimeoutMs: 120_000, log });
+  try {
+    log(`  cluster ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    // The mock broker's CPU counts too: it is the cluster's Kafka.
+    serverPids.cluster = [...cluster.processes.map((p) => p.server.pid), cluster.mockPid].filter(
+      (pid) => pid !== undefined,
+    );
+    const url = cluster.url;
+    const pairs: ClusterPair[] = [];
+    for (let i = 0; i < CLUSTER_PAIRS; i++) {
+      const a = await newFundedUser(url, BENCH_ADMIN_TOKEN, DEPOSIT);
+      const b = await newFundedUser(url, BENCH_ADMIN_TOKEN, DEPOSIT);
+      pairs.push({ mix: CLUSTER_MIXES[i % CLUSTER_MIXES.length]!, a, b });
+    }
+    for (const m of CLUSTER_MIXES) await pushIndexPrice(url, BENCH_ADMIN_TOKEN, m.symbol, m.price);
+    // The first orders of a fresh cluster may meet partitions still being assigned: tried again.
+    for (const [i, p] of pairs.entries())
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const statuses = await checkOrderFlow(url, new OrderFlow(p.mix, p.a, p.b, `ccheck${i}-${attempt}`));
+          log(`  pair ${i} (${p.mix.symbol}): order flow accepted (statuses ${statuses.join(' ')})`);
+          break;
+        } catch (e) {
+          if (attempt >= 30) throw e;
+          await new Promise((r) => setTimeout(r, 2_000));
+        }
+      }
+    const cannon = (tag: string, tally: ResponseTally, seconds: number, overallRate?: number) => () => {
+      const perConnection = clusterConnectionRequests(clusterFlows(pairs, tag), tally);
+      return runCannon({
+        url,
+        connections: MANY,
+        seconds,
+        overallRate,
+        requests: perConnection(0),
+        perConnection,
+      });
+    };
+    await cannon('cwarm', new ResponseTally(), WARM_SECONDS)();
+    await waitUntilClusterIdle(url, pairs);
+    const idle = await idleCpuPercent(cluster, SHORT ? 1_000 : 5_000);
+    const idleSum = Object.values(idle).reduce((a, b) => a + b, 0);
+    log(`  idle: ${idleSum.toFixed(1)} % of a core in all (${JSON.stringify(idle)})`);
+
+    const rows: Row[] = [];
+    const measure = async (
+      id: string,
+      label: string,
+      run: (tally: ResponseTally) => Promise<Measured>,
+      extra: Partial<Row> = {},
+    ) => {
+      extra.idleCpuPercent = Number(idleSum.toFixed(1));
+      const tally = new ResponseTally();
+      const before = cluster.cpuMs();
+      const r = await row('cluster', id, label, MANY, () => run(tally), extra, tally);
+      const after = cluster.cpuMs();
+      if (r.responses > 0)
+        r.processCpuUsPerRequest = Object.fromEntries(
+          Object.keys(after).map((k) => [
+            k,
+            Number((((after[k]! - before[k]!) * 1000) / r.responses).toFixed(1)),
+          ]),
+        );
+      log(`    cpu µs/answer by process: ${JSON.stringify(r.processCpuUsPerRequest)}`);
+      r.marketDataCatchUpMs = await marketDataCatchUp(cluster.marketDataUrl);
+      log(`    market data caught up ${r.marketDataCatchUpMs} ms after the row's last request`);
+      await waitUntilClusterIdle(url, pairs);
+      rows.push(r);
+    };
+    await measure('orders.c32', `signed orders, ${MANY} conn, ${CLUSTER_PAIRS} pairs`, (tally) =>
+      cannon('cc32', tally, ROW_SECONDS)(),
+    );
+    await measure(
+      'orders.paced',
+      `signed orders, paced ${CLUSTER_PACED_RATE}/s (even), ${CLUSTER_PAIRS} pairs`,
+      (tally) =>
+        runPaced({
+          url,
+          rate: CLUSTER_PACED_RATE,
+          seconds: ROW_SECONDS,
+          maxSockets: MANY,
+          source: clusterPacedSource(clusterFlows(pairs, 'cpaced'), tally),
+        }),
+      { rate: CLUSTER_PACED_RATE },
+    );
+    return rows;
+  } catch (e) {
+    const outputs = cluster.processes.map((p) => `--- ${p.app} ---\n${p.server.output().slice(-1500)}`);
+    throw new Error(`${(e as Error).message}\n${outputs.join('\n')}`, { cause: e });
+  } finally {
+    await cluster.stop();
+    log('  cluster stopped');
+  }
+}
+
 async function main(): Promise<number> {
   const started = Date.now();
   const repoRoot = process.cwd();
@@ -276,15 +420,29 @@ async function main(): Promise<number> {
   const rows: Row[] = [];
   const skipped: Skipped[] = [];
   rows.push(...(await bareRows(repoRoot)));
-  rows.push(...(await exchangeRows('embedded', repoRoot)));
-  const db = !ORDERS
-    ? { ok: false as const, reason: 'BENCH_ROWS=reads' }
-    : await freshBenchDatabase(process.env.BENCH_DATABASE_URL ?? DEFAULT_BENCH_DATABASE_URL);
-  if (db.ok) rows.push(...(await exchangeRows('postgres', repoRoot, db.url)));
+  if (ORDERS || READS) rows.push(...(await exchangeRows('embedded', repoRoot)));
+  const db =
+    !ORDERS && !CLUSTER
+      ? { ok: false as const, reason: `BENCH_ROWS=${ROWS}` }
+      : await freshBenchDatabase(process.env.BENCH_DATABASE_URL ?? DEFAULT_BENCH_DATABASE_URL);
+  if (!ORDERS) skipped.push({ server: 'postgres', reason: `BENCH_ROWS=${ROWS}` });
+  else if (db.ok) rows.push(...(await exchangeRows('postgres', repoRoot, db.url)));
   else {
     skipped.push({ server: 'postgres', reason: db.reason });
     log(`  postgres rows skipped: ${db.reason}`);
   }
+  if (CLUSTER) {
+    const redisUrl = process.env.BENCH_REDIS_URL ?? DEFAULT_BENCH_REDIS_URL;
+    const why = db.ok ? await redisUnreachable(redisUrl) : db.reason;
+    if (why !== undefined) {
+      skipped.push({ server: 'cluster', reason: why });
+      log(`  cluster rows skipped: ${why}`);
+    } else if (db.ok) rows.push(...(await clusterRows(repoRoot, db.url, redisUrl)));
+  } else
+    skipped.push({
+      server: 'cluster',
+      reason: SHORT ? 'full mode only (BENCH_ROWS=cluster runs it)' : `BENCH_ROWS=${ROWS}`,
+    });
 
   const broken = problems(rows);
   const r = ratios(rows);
@@ -304,6 +462,7 @@ async function main(): Promise<number> {
       machine: { ...host, loadAverage1mAtEnd: machine().loadAverage1m },
       rowSeconds: ROW_SECONDS,
       pacedRate: PACED_RATE,
+      clusterPacedRate: CLUSTER ? CLUSTER_PACED_RATE : undefined,
       totalSeconds: Number(((Date.now() - started) / 1000).toFixed(1)),
       rows,
       ratios: r,

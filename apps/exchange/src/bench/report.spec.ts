@@ -65,6 +65,9 @@ describe('benchmark report', () => {
       oneConnectionP50AtMost1ms: true,
       readsAtLeast80PctOfBare: true,
       marketDataAtLeast80PctOfBare: false,
+      clusterC32AtLeast1000PerSecond: null,
+      clusterPaced500P50AtMost20ms: null,
+      clusterPaced500P99AtMost100ms: null,
     });
     expect(targets(rows.slice(0, 3), false)).toEqual({
       ordersC32AtLeast40PctOfBare: null,
@@ -73,6 +76,27 @@ describe('benchmark report', () => {
       oneConnectionP50AtMost1ms: null,
       readsAtLeast80PctOfBare: null,
       marketDataAtLeast80PctOfBare: null,
+      clusterC32AtLeast1000PerSecond: null,
+      clusterPaced500P50AtMost20ms: null,
+      clusterPaced500P99AtMost100ms: null,
+    });
+  });
+
+  it("reports issue 18's cluster targets (latency ones at the full rate only) and compares its 32-connection row with bare", () => {
+    const cluster = [
+      row('bare.orders.c32', 10000),
+      row('cluster.orders.c32', 1200),
+      row('cluster.orders.paced', 500, { p50Ms: 15, p99Ms: 140 }),
+    ];
+    expect(ratios(cluster)).toEqual({ 'cluster.orders.c32': 0.12 });
+    expect(targets(cluster, true)).toMatchObject({
+      clusterC32AtLeast1000PerSecond: true,
+      clusterPaced500P50AtMost20ms: true,
+      clusterPaced500P99AtMost100ms: false,
+    });
+    expect(targets(cluster, false)).toMatchObject({
+      clusterPaced500P50AtMost20ms: null,
+      clusterPaced500P99AtMost100ms: null,
     });
   });
 

@@ -6,7 +6,7 @@
 import { cpus, loadavg } from 'node:os';
 import type { Measured } from './load';
 
-export type ServerKind = 'bare' | 'embedded' | 'postgres';
+export type ServerKind = 'bare' | 'embedded' | 'postgres' | 'cluster';
 
 export interface Row extends Measured {
   /** Stable key, e.g. `embedded.orders.c32`. */
@@ -26,8 +26,12 @@ export interface Row extends Measured {
   marketDataCatchUpMs?: number;
   /** Order rows: market data's lag, engine event on the log → projected, per turn (perp_market_data_lag_seconds). */
   marketDataLag?: { turns: number; meanMs: number | null; p99AtMostMs: number | null };
-  /** CPU time (user + system) of the serving process per answer, in µs (Linux only). */
+  /** CPU time (user + system) of the serving process per answer, in µs (Linux only); the cluster's: all its processes. */
   serverCpuUsPerRequest?: number;
+  /** Cluster rows: each process's CPU time per answer, in µs, by `app#i` (and the mock, `kcat`). */
+  processCpuUsPerRequest?: Record<string, number>;
+  /** Cluster rows: CPU use of all its processes with no load, in % of one core (polling). */
+  idleCpuPercent?: number;
 }
 
 export interface Skipped {
@@ -47,6 +51,7 @@ export const BASELINE_OF: Record<string, string> = {
   'embedded.orders.c32': 'bare.orders.c32',
   'postgres.orders.c1': 'bare.orders.c1',
   'postgres.orders.c32': 'bare.orders.c32',
+  'cluster.orders.c32': 'bare.orders.c32',
   'embedded.exchangeInfo.c32': 'bare.get.c32',
   'embedded.ticker.c32': 'bare.get.c32',
   'embedded.depth.c32': 'bare.get.c32',
@@ -81,6 +86,8 @@ export function targets(rows: Row[], full: boolean) {
   // A row without a single answer has no latency to compare (problems() flags it).
   const row = (id: string) => rows.find((x) => x.id === id && x.responses > x.non2xx);
   const paced = row('embedded.orders.paced');
+  const clusterC32 = row('cluster.orders.c32');
+  const clusterPaced = row('cluster.orders.paced');
   const one = row('embedded.orders.c1');
   const reads = [r['embedded.exchangeInfo.c32'], r['embedded.ticker.c32']];
   const marketData = ['ticker', 'depth', 'bookTicker', 'klines'].map((k) => r[`embedded.${k}.c32`]);
@@ -95,6 +102,10 @@ export function targets(rows: Row[], full: boolean) {
     marketDataAtLeast80PctOfBare: marketData.every((x) => x != null)
       ? marketData.every((x) => (x as number) >= 0.8)
       : null,
+    // Issue 18: the eight-process cluster on the Kafka mock; its latency targets are at 500/s (full mode).
+    clusterC32AtLeast1000PerSecond: clusterC32 ? clusterC32.perSecond >= 1000 : null,
+    clusterPaced500P50AtMost20ms: full && clusterPaced ? clusterPaced.p50Ms <= 20 : null,
+    clusterPaced500P99AtMost100ms: full && clusterPaced ? clusterPaced.p99Ms <= 100 : null,
   };
 }
 

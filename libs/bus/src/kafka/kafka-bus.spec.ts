@@ -97,7 +97,10 @@ describe('KafkaBus on the librdkafka mock cluster: slow produce, members kafkajs
       const sendBatch = producer.sendBatch.bind(producer);
       let release = () => {};
       const gate = new Promise<void>((r) => (release = r));
+      let sending = () => {};
+      const sent = new Promise<void>((r) => (sending = r));
       jest.spyOn(producer, 'sendBatch').mockImplementationOnce(async (batch) => {
+        sending();
         await gate;
         return sendBatch(batch);
       });
@@ -107,7 +110,10 @@ describe('KafkaBus on the librdkafka mock cluster: slow produce, members kafkajs
           () => undefined,
           (e: unknown) => e as BusTimeoutError,
         );
-      const [held, queued] = await Promise.all([timedOut(1), timedOut(2)]);
+      // The second request comes while the first one's produce request is held.
+      const first = timedOut(1);
+      await sent;
+      const [held, queued] = await Promise.all([first, timedOut(2)]);
       expect(held).toBeInstanceOf(BusTimeoutError);
       expect(held!.published).toBe(true);
       expect(queued).toBeInstanceOf(BusTimeoutError);

@@ -27,6 +27,7 @@ import {
 import { busLogger, errorText } from '../logger';
 import { KeyPartitioner } from '../partitioner';
 import { PendingReplies } from '../pending-replies';
+import { coalesceFetches } from './fetch-coalescing';
 import { createKafka } from './kafka-client';
 import { KafkaSubscription, tpKey } from './kafka-subscription';
 import type { PresenceStore } from './member-liveness';
@@ -72,6 +73,9 @@ export interface KafkaBusOptions extends BusConfig {
   maxBatch?: number;
 }
 
+/** Waits until the event loop's I/O callbacks of this turn have run (each may publish). */
+const afterThisTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 interface Queued {
   topic: string;
   message: Message & { partition: number };
@@ -88,7 +92,11 @@ const JOIN_ATTEMPTS = 5;
  *
  * Publishing: each message carries its murmur2 partition (the shared partitioner, over the broker's
  * partition count). One produce request is in flight at a time, holding whatever queued meanwhile,
- * so publish order is log order without idempotence.
+ * so publish order is log order without idempotence. The first request of a burst leaves after the
+ * current turn of the event loop, so the publishes of one turn (a shard's outputs, the orders of the
+ * HTTP requests that arrived together) share it: one record batch per partition, which a consumer
+ * then takes in one fetch and one batched turn (the librdkafka mock serves a single record batch
+ * per partition per fetch, so there it bounds what a consumer can take per round trip).
  */
 export class KafkaBus extends Bus {
   readonly kind = 'kafka' as const;
@@ -116,6 +124,7 @@ export class KafkaBus extends Bus {
 
   async connect(): Promise<void> {
     if (this.connected) return;
+    coalesceFetches();
     this.kafka = createKafka({
       brokers: this.options.brokers,
       clientId: this.options.clientId,
@@ -287,6 +296,7 @@ export class KafkaBus extends Bus {
   private async drain(): Promise<void> {
     const max = this.options.maxBatch ?? 10_000;
     try {
+      await afterThisTurn();
       while (this.queue.length) {
         const batch = this.queue.length <= max ? this.queue : this.queue.slice(0, max);
         this.queue = this.queue.length <= max ? [] : this.queue.slice(max);

@@ -41,6 +41,9 @@ export const envSchema = z
     // survivor removes a dead process's members from their groups (LeaveGroup on their behalf)
     // instead of waiting for the session timeout. 0: off (the session timeout alone). Needs REDIS_URL.
     KAFKA_MEMBER_WATCH_MS: z.coerce.number().int().min(0).max(60_000).default(250),
+    // Longest a fetch waits for data. A broker answers as soon as data arrives; the librdkafka mock
+    // holds an empty fetch for the whole wait, so there it is each hop's added latency.
+    KAFKA_FETCH_MAX_WAIT_MS: z.coerce.number().int().min(0).max(10_000).default(100),
     DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
     REDIS_URL: url(['redis:', 'rediss:']).optional(),
     ADMIN_TOKEN: z.string().min(16, 'at least 16 characters').optional(),

@@ -1,0 +1,71 @@
+// The file, not @perp/testing's index: that one loads every app (the in-process exchange).
+import { type KafkaMock, startKafkaMock } from '@perp/testing';
+import type { BusMessage } from '../bus';
+import { silentLogger } from '../logger';
+import { KafkaBus } from './kafka-bus';
+
+const TUNING = {
+  sessionTimeoutMs: 2_500,
+  heartbeatIntervalMs: 250,
+  rebalanceTimeoutMs: 3_000,
+  maxWaitTimeMs: 20,
+};
+
+describe('KafkaBus on the librdkafka mock: record batches per fetch', () => {
+  let mock: KafkaMock;
+  let bus: KafkaBus;
+  const topic = `coalesce-${Date.now().toString(36)}`;
+
+  beforeAll(async () => {
+    mock = await startKafkaMock();
+    bus = new KafkaBus({
+      brokers: mock.brokers,
+      clientId: 'coalesce',
+      topics: { [topic]: 1 },
+      logger: silentLogger,
+      consumer: TUNING,
+    });
+    await bus.connect();
+  });
+
+  afterAll(async () => {
+    await bus?.close();
+    await mock?.stop();
+  });
+
+  /** Every batch a new group's batch handler is given, until it has seen `count` messages. */
+  async function batchesOf(count: number): Promise<number[][]> {
+    const batches: number[][] = [];
+    let seen = 0;
+    let done = () => {};
+    const all = new Promise<void>((r) => (done = r));
+    const sub = await bus.subscribe<{ n: number }>({
+      groupId: `reader-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`,
+      topics: [topic],
+      start: 'earliest',
+      batchHandler: (ms: readonly BusMessage<{ n: number }>[]) => {
+        batches.push(ms.map((m) => m.value.n));
+        if ((seen += ms.length) >= count) done();
+      },
+    });
+    await all;
+    await sub.close();
+    return batches;
+  }
+
+  it('hands a consumer the backlog of many produce requests in one batch (the mock serves one record batch per fetch)', async () => {
+    // Awaited one by one: 20 produce requests, 20 record batches on the partition.
+    for (let n = 0; n < 20; n++) await bus.publish(topic, 'k', { n });
+    const batches = await batchesOf(20);
+    expect(batches.flat()).toEqual([...Array(20).keys()]);
+    expect(batches.length).toBeLessThanOrEqual(2);
+  }, 30_000);
+
+  it('sends the publishes of one turn of the event loop in one produce request', async () => {
+    const producer = (bus as unknown as { producer: { sendBatch: (...a: unknown[]) => unknown } }).producer;
+    const spy = jest.spyOn(producer, 'sendBatch');
+    await Promise.all([20, 21, 22, 23].map((n) => bus.publish(topic, `k${n}`, { n })));
+    expect(spy).toHaveBeenCalledTimes(1);
+    spy.mockRestore();
+  });
+});
