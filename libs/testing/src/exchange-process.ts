@@ -24,7 +24,13 @@ export interface RunningApp {
   stop: (signal?: NodeJS.Signals) => Promise<void>;
 }
 
-/** Starts an app's compiled entry point as a real child process and waits for /readyz. */
+/** A port found free can be taken (by another test process's socket) before the child binds it. */
+class PortTaken extends Error {}
+
+/**
+ * Starts an app's compiled entry point as a real child process and waits for /readyz. A child that
+ * lost its free port to another process before binding it is started again on another one.
+ */
 export async function startAppProcess(
   app = 'exchange',
   env: Record<string, string> = {},
@@ -32,7 +38,21 @@ export async function startAppProcess(
   readyTimeoutMs = 60_000,
 ): Promise<RunningApp> {
   ensureBuilt();
-  const port = await freePort();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(app, env, readyTimeoutMs, await freePort());
+    } catch (e) {
+      if (!(e instanceof PortTaken) || attempt >= 3) throw e;
+    }
+  }
+}
+
+async function startOnce(
+  app: string,
+  env: Record<string, string>,
+  readyTimeoutMs: number,
+  port: number,
+): Promise<RunningApp> {
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), `perp-${app}-`));
   let out = '';
   const child = spawn(
@@ -57,7 +77,12 @@ export async function startAppProcess(
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + readyTimeoutMs;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`${app} exited with ${child.exitCode}:\n${out}`);
+    if (child.exitCode !== null) {
+      const message = `${app} exited with ${child.exitCode}:\n${out}`;
+      throw out.includes(`EADDRINUSE: address already in use 127.0.0.1:${port}`)
+        ? new PortTaken(message)
+        : new Error(message);
+    }
     try {
       const r = await fetch(`${url}/readyz`);
       if (r.status === 200) break;
