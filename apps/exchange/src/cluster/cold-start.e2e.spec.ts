@@ -1,17 +1,6 @@
 import type { RunningApp } from '@perp/testing';
+import { CLUSTER_APPS as CLUSTER } from './cluster-environment';
 import { type ClusterEnvironment, openClusterEnvironment } from './cluster-environment.harness';
-
-/** The cluster of docker-compose.yml, one process per replica. */
-const CLUSTER = [
-  'gateway',
-  'risk',
-  'risk',
-  'matching-engine',
-  'matching-engine',
-  'market-data',
-  'funding',
-  'keeper',
-] as const;
 
 // Issue 18's cold start: every process of the cluster started at the same moment against a fresh
 // broker (no topic, no group, no offset) and a fresh database; they race to create the topics, the
