@@ -6,8 +6,9 @@ import { adminRequest, deposit, newTrader, type Trader } from '../trading/tradin
 export async function tradingExchange(
   count: number,
   amount: string,
+  env: Record<string, string> = {},
 ): Promise<{ ex: InProcessExchange; traders: Trader[] }> {
-  const ex = await startInProcessExchange();
+  const ex = await startInProcessExchange(env);
   const traders: Trader[] = [];
   for (let i = 0; i < count; i++) {
     const t = await newTrader(ex.url);
