@@ -1,6 +1,8 @@
 import { chmod, mkdir } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { lockDataDir } from './data-dir-lock';
+import type { PostgresThreadData, PostgresThreadMessage } from './embedded-postgres.worker';
 
 export interface EmbeddedPostgresOptions {
   /** Where the database files live (created on first start). */
@@ -36,8 +38,9 @@ const MAX_SOCKET_CONNECTIONS = 4;
 /**
  * Postgres for the embedded exchange without installing Postgres: PGlite (Postgres compiled to
  * WASM, files on disk) behind @electric-sql/pglite-socket, which speaks the Postgres wire protocol
- * on a local TCP port. The application then uses the same `pg` driver, TypeORM and migrations as
- * against a real server. Durability: a commit is written to the files (write(2)) before it returns,
+ * on a local TCP port, both in a worker thread of this process (embedded-postgres.worker.ts): the
+ * database executes on the second core instead of the event loop. The application then uses the
+ * same `pg` driver, TypeORM and migrations as against a real server. Durability: a commit is written to the files (write(2)) before it returns,
  * so data survives the process being killed; PGlite's fsync is a no-op, so an OS crash or a power
  * loss may lose the latest commits.
  */
@@ -49,32 +52,30 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   await chmod(dataDir, 0o700);
   const lock = await lockDataDir(`${dataDir}.lock`);
   try {
-    // ESM-only at run time (their CommonJS builds import() themselves); swc keeps import() as is.
-    const { PGlite } = await import('@electric-sql/pglite');
-    const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
-    const db = await PGlite.create(dataDir);
-    const server = new PGLiteSocketServer({
-      db,
+    const data: PostgresThreadData = {
+      dataDir,
       host: options.host ?? '127.0.0.1',
       port: options.port ?? 0,
       maxConnections: MAX_SOCKET_CONNECTIONS,
+    };
+    const thread = new Worker(join(__dirname, 'embedded-postgres.worker.js'), { workerData: data });
+    const [host, port] = splitHostPort(await ready(thread));
+    let stopping = false;
+    thread.once('exit', (code) => {
+      // The database is gone under a running exchange: nothing it does from here can be kept.
+      if (!stopping) throw new Error(`the embedded database thread exited (code ${code})`);
     });
-    try {
-      await server.start();
-    } catch (e) {
-      await db.close();
-      throw e;
-    }
-    const [host, port] = splitHostPort(server.getServerConn());
     let stopped: Promise<void> | undefined;
     return {
       url: `postgres://postgres@${host}:${port}/postgres`,
       dataDir,
       stop: () =>
         (stopped ??= (async () => {
+          stopping = true;
           try {
-            await server.stop();
-            await db.close();
+            const exited = new Promise((r) => thread.once('exit', r));
+            thread.postMessage('stop');
+            await exited;
           } finally {
             await lock.release();
           }
@@ -84,6 +85,27 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     await lock.release();
     throw e;
   }
+}
+
+/** The thread's server address once it serves; rejects with its error if it could not start. */
+function ready(thread: Worker): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const fail = (e: Error) => {
+      thread.off('message', onMessage);
+      reject(e);
+    };
+    const onMessage = (m: PostgresThreadMessage) => {
+      if (m.type === 'ready') {
+        thread.off('error', fail);
+        thread.off('exit', onExit);
+        resolve(m.conn);
+      } else if (m.type === 'failed') fail(new Error(`embedded database: ${m.message}`));
+    };
+    const onExit = (code: number) => fail(new Error(`the embedded database thread exited (code ${code})`));
+    thread.on('message', onMessage);
+    thread.once('error', fail);
+    thread.once('exit', onExit);
+  });
 }
 
 function splitHostPort(conn: string): [string, number] {
