@@ -17,8 +17,8 @@ const SERVER_TIME_FIELD = `"serverTime":${SERVER_TIME_MARK}`;
 export class FapiGeneralController {
   /** The ceilings the rate limiter enforces, published as Binance clients read them. */
   private readonly rateLimits: ReturnType<typeof exchangeInfoRateLimits>;
-  /** exchangeInfo's JSON around its serverTime, for the market objects it was rendered from. */
-  private rendered?: { markets: readonly Market[]; head: string; tail: string };
+  /** exchangeInfo's UTF-8 JSON around its serverTime, for the market objects it was rendered from. */
+  private rendered?: { markets: readonly Market[]; head: Buffer; tail: Buffer };
 
   constructor(
     @Inject(CHAIN) private readonly chain: Chain,
@@ -55,7 +55,7 @@ export class FapiGeneralController {
     response: AnyRecord,
   })
   @Header('content-type', 'application/json; charset=utf-8')
-  exchangeInfo(): string {
+  exchangeInfo(): Buffer {
     // Markets are replaced, never changed in place: the same objects render the same JSON, so
     // only serverTime is written per request.
     const markets = this.markets.list();
@@ -65,10 +65,10 @@ export class FapiGeneralController {
       const at = json.indexOf(SERVER_TIME_FIELD);
       r = this.rendered = {
         markets,
-        head: json.slice(0, at + SERVER_TIME_FIELD.length - String(SERVER_TIME_MARK).length),
-        tail: json.slice(at + SERVER_TIME_FIELD.length),
+        head: Buffer.from(json.slice(0, at + SERVER_TIME_FIELD.length - String(SERVER_TIME_MARK).length)),
+        tail: Buffer.from(json.slice(at + SERVER_TIME_FIELD.length)),
       };
     }
-    return r.head + Date.now() + r.tail;
+    return Buffer.concat([r.head, Buffer.from(String(Date.now()), 'latin1'), r.tail]);
   }
 }

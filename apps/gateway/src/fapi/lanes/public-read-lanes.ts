@@ -91,8 +91,8 @@ const isPromise = (v: unknown): v is Promise<unknown> => v instanceof Promise;
  */
 @Injectable()
 export class PublicReadLanes implements OnApplicationBootstrap, OnModuleDestroy {
-  /** Memoized views (TickerMemo) are kept while unchanged: their JSON and its length are too. */
-  private readonly serialized = new WeakMap<object, { text: string; length: number }>();
+  /** Memoized views (TickerMemo) are kept while unchanged: so are their UTF-8 JSON bodies. */
+  private readonly serialized = new WeakMap<object, Buffer>();
   /** The request-duration histogram's series per route and status, counted in place. */
   private readonly timers = new Map<string, (seconds: number) => void>();
 
@@ -220,7 +220,7 @@ export class PublicReadLanes implements OnApplicationBootstrap, OnModuleDestroy 
     view?: unknown,
   ): void {
     let status = 200;
-    let body: { text: string; length: number } | undefined;
+    let body: Buffer | undefined;
     if (error === undefined) {
       try {
         body = this.json(view);
@@ -231,12 +231,11 @@ export class PublicReadLanes implements OnApplicationBootstrap, OnModuleDestroy 
     if (body === undefined) {
       let envelope: unknown;
       [status, envelope] = errorEnvelope(error, { method: 'GET', url: req.url ?? lane.path });
-      const text = JSON.stringify(envelope);
-      body = { text, length: Buffer.byteLength(text) };
+      body = Buffer.from(JSON.stringify(envelope));
     }
     headers.push('content-type', JSON_UTF8, 'content-length', String(body.length));
     res.writeHead(status, headers);
-    res.end(body.text);
+    res.end(body);
     (status === 200 ? lane.ok : this.timerOf(lane.path, status))((performance.now() - started) / 1000);
   }
 
@@ -250,17 +249,13 @@ export class PublicReadLanes implements OnApplicationBootstrap, OnModuleDestroy 
     return timer;
   }
 
-  private json(view: unknown): { text: string; length: number } {
-    if (typeof view === 'string') return { text: view, length: Buffer.byteLength(view) };
-    if (typeof view !== 'object' || view === null) {
-      const text = JSON.stringify(view);
-      return { text, length: Buffer.byteLength(text) };
-    }
+  /** The body of an answer: bytes (depth, klines) or text as given, JSON of anything else. */
+  private json(view: unknown): Buffer {
+    if (Buffer.isBuffer(view)) return view;
+    if (typeof view === 'string') return Buffer.from(view);
+    if (typeof view !== 'object' || view === null) return Buffer.from(JSON.stringify(view));
     let body = this.serialized.get(view);
-    if (body === undefined) {
-      const text = JSON.stringify(view);
-      this.serialized.set(view, (body = { text, length: Buffer.byteLength(text) }));
-    }
+    if (body === undefined) this.serialized.set(view, (body = Buffer.from(JSON.stringify(view))));
     return body;
   }
 }

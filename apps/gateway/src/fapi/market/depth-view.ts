@@ -11,8 +11,8 @@ export interface SortedDepth {
   time: number;
   bids: DepthLevel[];
   asks: DepthLevel[];
-  /** `"bids":[…],"asks":[…]` per limit, serialized once per book (see depthJson). */
-  levelsJson: Map<number, string>;
+  /** `"bids":[…],"asks":[…]}` per limit as UTF-8, serialized once per book (see depthJson). */
+  levelsJson: Map<number, Buffer>;
 }
 
 /** Sorts the hot store's unsorted levels (exact decimal order, through DepthBook) and renders them. */
@@ -48,15 +48,17 @@ export function depthView(d: SortedDepth, limit: number, now: number) {
 }
 
 /**
- * `depthView` as JSON text: the levels of a book are serialized once per limit and reused until the
- * book changes, so a repeated read writes a few numbers around a cached string.
+ * `depthView` as a UTF-8 JSON body: the levels of a book are serialized and encoded once per limit
+ * and reused until the book changes, so a repeated read writes a few numbers before cached bytes.
  */
-export function depthJson(d: SortedDepth, limit: number, now: number): string {
+export function depthJson(d: SortedDepth, limit: number, now: number): Buffer {
   let levels = d.levelsJson.get(limit);
   if (levels === undefined) {
     const v = depthView(d, limit, now);
-    levels = `"bids":${JSON.stringify(v.bids)},"asks":${JSON.stringify(v.asks)}`;
+    levels = Buffer.from(`"bids":${JSON.stringify(v.bids)},"asks":${JSON.stringify(v.asks)}}`);
     d.levelsJson.set(limit, levels);
   }
-  return `{"lastUpdateId":${Math.max(d.seq, 0)},"E":${now},"T":${d.time || now},${levels}}`;
+  // Only the head changes per request: the levels' bytes are copied, never encoded again.
+  const head = `{"lastUpdateId":${Math.max(d.seq, 0)},"E":${now},"T":${d.time || now},`;
+  return Buffer.concat([Buffer.from(head, 'latin1'), levels]);
 }

@@ -32,7 +32,7 @@ interface Cached {
   expires: number;
   rows: Promise<KlineRow[]>;
   /** The rows as JSON, serialised on the first request that wants them. */
-  json?: Promise<string>;
+  json?: Promise<Buffer>;
 }
 
 /**
@@ -59,16 +59,16 @@ export class KlineReader {
     return (await this.answer(m, series, interval, q, now)).rows;
   }
 
-  /** `rows` as a JSON body, serialised once per cached answer. */
+  /** `rows` as a UTF-8 JSON body, serialised and encoded once per cached answer. */
   async json(
     m: Market,
     series: CandleSeriesName,
     interval: KlineInterval,
     q: KlineQuery,
     now: number,
-  ): Promise<string> {
+  ): Promise<Buffer> {
     const a = await this.answer(m, series, interval, q, now);
-    return (a.json ??= a.rows.then((rows) => JSON.stringify(rows)));
+    return (a.json ??= a.rows.then((rows) => Buffer.from(JSON.stringify(rows))));
   }
 
   private async answer(
