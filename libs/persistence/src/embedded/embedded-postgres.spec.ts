@@ -1,6 +1,15 @@
 import { MIGRATIONS } from '../migrations';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -126,4 +135,19 @@ describe('embedded Postgres (PGlite behind the wire protocol, in child processes
     expect(await second.exited).toBe(0);
     if (uid !== undefined) expect(statSync(join(dataDir, 'data', 'pg')).uid).toBe(uid);
   }, 90_000);
+
+  it("fails the start with the database thread's error, and releases the directory", async () => {
+    // A data directory PGlite cannot open (another Postgres major version): its thread reports it.
+    const dataDir = newDataDir();
+    mkdirSync(join(dataDir, 'pg'), { mode: 0o700 });
+    writeFileSync(join(dataDir, 'pg', 'PG_VERSION'), '99\n');
+    const first = probe(dataDir, 'V');
+    expect(await first.exited).toBe(1);
+    expect(first.stderr()).toContain('embedded database: Error: PGlite failed to initialize');
+    expect(existsSync(join(dataDir, 'pg.lock'))).toBe(false);
+    // The same error again, not "in use": nothing of the failed start is left behind.
+    const second = probe(dataDir, 'W');
+    expect(await second.exited).toBe(1);
+    expect(second.stderr()).toContain('PGlite failed to initialize');
+  }, 60_000);
 });
