@@ -49,8 +49,15 @@ const CONNECTIONS = SHORT ? 100 : 1000;
 const SAMPLE = 10;
 const PER_IP = 250;
 const SECONDS = SHORT ? 2 : 10;
-/** The order-path benchmark's paced rate. */
-const RATE = SHORT ? 100 : 1000;
+/**
+ * The order-path benchmark's paced rate; `BENCH_STREAMS_RATE` sets another (the fan-out's latency
+ * below the rate where the order path itself queues).
+ */
+const RATE = Number(process.env.BENCH_STREAMS_RATE ?? (SHORT ? 100 : 1000));
+if (!Number.isInteger(RATE) || RATE < 3)
+  throw new Error(
+    `BENCH_STREAMS_RATE must be an integer of at least 3 (one order a second per symbol), not ${RATE}`,
+  );
 const DEPOSIT = '100000000';
 const MIXES: OrderMix[] = [
   { symbol: 'BTCUSDT', price: '65000', restingPrice: '60000', quantity: '0.001' },
