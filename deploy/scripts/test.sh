@@ -30,9 +30,9 @@ fi
 multi='apps/exchange/src/(cluster/|apps-(metrics|health)\.e2e)'
 work=$(mktemp -d)
 status=0
-TEST_SUMMARY_FILE=$work/multi npx jest --ci --runInBand --testPathPattern "$multi" > "$work/multi.log" 2>&1 &
+TEST_SUMMARY_FILE=$work/multi npx jest --ci --runInBand --testPathPatterns "$multi" > "$work/multi.log" 2>&1 &
 multi_pid=$!
-TEST_SUMMARY_FILE=$work/single npx jest --ci --runInBand --testPathPattern "^(?!.*$multi).*$" || status=$?
+TEST_SUMMARY_FILE=$work/single npx jest --ci --runInBand --testPathIgnorePatterns "$multi" || status=$?
 wait $multi_pid || status=$?
 echo "== tests with several processes"
 cat "$work/multi.log"
