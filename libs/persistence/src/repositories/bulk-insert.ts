@@ -176,6 +176,35 @@ export function unnestStatement<E extends ObjectLiteral>(
   return { sql, params };
 }
 
+/**
+ * Deletes the rows of `entity` whose `keys` columns equal those of one of `rows`: one prepared
+ * statement (`DELETE … WHERE (k1, k2) IN (SELECT * FROM unnest(…))`) however many rows.
+ */
+export async function deleteRows<E extends ObjectLiteral>(
+  manager: EntityManager,
+  entity: EntityTarget<E>,
+  keys: readonly (keyof E & string)[],
+  rows: readonly E[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  const { table, columns, arrayTypes } = planFor(manager, manager.connection.getMetadata(entity));
+  const driver = manager.connection.driver;
+  const names: string[] = [];
+  const casts: string[] = [];
+  const params: unknown[][] = [];
+  for (const key of keys) {
+    const i = columns.findIndex((c) => c.propertyName === key);
+    const column = columns[i];
+    const arrayType = arrayTypes[i];
+    if (!column || !arrayType) throw new Error(`deleteRows: ${key} is not a plain column`);
+    names.push(driver.escape(column.databaseName));
+    params.push(rows.map((r) => driver.preparePersistentValue(column.getEntityValue(r), column)));
+    casts.push(`$${params.length}::${arrayType}`);
+  }
+  const sql = `DELETE FROM ${table} WHERE (${names.join(', ')}) IN (SELECT * FROM unnest(${casts.join(', ')}))`;
+  await queryPrepared(manager, { sql, params });
+}
+
 /** A pg client's prepared statements are named per client: several clients may share one session. */
 const clientTags = new WeakMap<object, string>();
 const statementNumbers = new Map<string, number>();

@@ -16,7 +16,7 @@ import {
   MarketStatisticEntity,
 } from '../entities/market-statistic.entity';
 import { MarketAggTradeEntity, MarketTradeEntity } from '../entities/market-trade.entity';
-import { insertRows } from './bulk-insert';
+import { deleteRows, insertRows } from './bulk-insert';
 
 /**
  * A page of a market-data series, oldest first, like Binance: with startTime the first `limit` rows
@@ -118,8 +118,7 @@ export class MarketDataRepository {
     const open = rows.filter((r) => !/^-?0*\.?0*$/.test(r.size));
     const closed = rows.filter((r) => /^-?0*\.?0*$/.test(r.size));
     await this.upsert(MarketPositionEntity, open, ['size'], ['symbol', 'user']);
-    for (const r of closed)
-      await this.manager.delete(MarketPositionEntity, { symbol: r.symbol, user: r.user });
+    await deleteRows(this.manager, MarketPositionEntity, ['symbol', 'user'], closed);
   }
 
   async insertFundingRates(rows: FundingRateEntity[]): Promise<void> {

@@ -133,12 +133,22 @@ describe('market-data projections (real Postgres)', () => {
     await md.savePositions([
       { symbol: 'BTCUSDT', user: '0xa', size: '1.5' },
       { symbol: 'BTCUSDT', user: '0xb', size: '-1.5' },
+      { symbol: 'BTCUSDT', user: '0xc', size: '2' },
+      { symbol: 'ETHUSDT', user: '0xa', size: '3' },
+      { symbol: 'ETHUSDT', user: '0xc', size: '-3' },
     ]);
+    // Two closed in one call (one statement): only those (symbol, user) pairs go, not 0xa's ETH
+    // position nor BTC's 0xc (each key matches as a pair).
     await md.savePositions([
       { symbol: 'BTCUSDT', user: '0xa', size: '0' },
       { symbol: 'BTCUSDT', user: '0xb', size: '-0.5' },
+      { symbol: 'ETHUSDT', user: '0xc', size: '0.000' },
     ]);
-    expect(await md.positions('BTCUSDT')).toEqual([{ symbol: 'BTCUSDT', user: '0xb', size: '-0.5' }]);
+    expect(await md.positions('BTCUSDT')).toEqual([
+      { symbol: 'BTCUSDT', user: '0xb', size: '-0.5' },
+      { symbol: 'BTCUSDT', user: '0xc', size: '2' },
+    ]);
+    expect(await md.positions('ETHUSDT')).toEqual([{ symbol: 'ETHUSDT', user: '0xa', size: '3' }]);
   });
 
   it('pages statistics and funding rates by time', async () => {
