@@ -12,6 +12,8 @@ echo "== type check"; npx tsc -p tsconfig.json
 echo "== lint"; npx eslint . --max-warnings 0
 echo "== format"; npx prettier --check . --log-level warn
 echo "== build"; bash deploy/scripts/build.sh
+# Process tests use this dist/ as it is (libs/testing ensureBuilt) instead of building it again.
+export DIST_BUILT=1
 echo "== benchmarks (short mode)"; BENCH_MODE=short npx nx run-many -t bench --outputStyle=static
 echo "== tests"
 if [ $# -gt 0 ]; then

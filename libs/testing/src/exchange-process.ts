@@ -7,9 +7,14 @@ import { freePort } from './free-port';
 export const REPO_ROOT = join(__dirname, '..', '..', '..');
 let built = false;
 
-/** Compiles dist/ once per test process, so a process test runs the code under test. */
+/**
+ * Compiles dist/ once per test file, so a process test runs the code under test. Not when the
+ * test command built it just before (`DIST_BUILT=1`, deploy/scripts/test.sh): its test processes
+ * run side by side, and a rebuild (rm -rf dist) would pull files from under the other's children.
+ */
 export function ensureBuilt(): void {
-  if (built && existsSync(join(REPO_ROOT, 'dist/apps/exchange/src/main.js'))) return;
+  const main = join(REPO_ROOT, 'dist/apps/exchange/src/main.js');
+  if ((built || process.env.DIST_BUILT === '1') && existsSync(main)) return;
   execFileSync('bash', [join(REPO_ROOT, 'deploy/scripts/build.sh')], { cwd: REPO_ROOT, stdio: 'inherit' });
   built = true;
 }
