@@ -13,9 +13,8 @@ export interface PostgresThreadData {
   maxConnections: number;
 }
 
-/** What the thread tells its starter: its address once it serves, why it could not, or its stop. */
-export type PostgresThreadMessage =
-  { type: 'ready'; conn: string } | { type: 'failed'; message: string } | { type: 'stopped' };
+/** What the thread tells its starter: its address once it serves, or why it could not. */
+export type PostgresThreadMessage = { type: 'ready'; conn: string } | { type: 'failed'; message: string };
 
 async function main(port: NonNullable<typeof parentPort>, data: PostgresThreadData): Promise<void> {
   const tell = (m: PostgresThreadMessage) => port.postMessage(m);
@@ -34,13 +33,14 @@ async function main(port: NonNullable<typeof parentPort>, data: PostgresThreadDa
     await db.close();
     throw e;
   }
+  // Any message means stop: close the server, then the database (a clean checkpoint); the thread
+  // then exits, which is what the starter waits for.
   port.once('message', () => {
     void (async () => {
       try {
         await server.stop();
         await db.close();
       } finally {
-        tell({ type: 'stopped' });
         port.close();
       }
     })();
