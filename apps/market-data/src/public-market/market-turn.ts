@@ -12,7 +12,7 @@ import {
 import type {
   MarketAggTradeEntity,
   MarketCandleEntity,
-  MarketDataRepository,
+  MarketDataWrites,
   MarketPositionEntity,
   MarketStatisticEntity,
   MarketTickerMinuteEntity,
@@ -35,7 +35,7 @@ interface DepthWrite {
 /**
  * What one turn of engine events changes, gathered while the symbols' states apply the events, then
  * written in two steps: the hot store first (the book carries its own sequence and the ticker is
- * overwritten, so a repeated turn is harmless there), then one Postgres transaction.
+ * overwritten, so a repeated turn is harmless there), then one Postgres statement.
  */
 export class MarketTurn {
   private readonly trades: MarketTradeEntity[] = [];
@@ -193,17 +193,19 @@ export class MarketTurn {
     await Promise.all(writes);
   }
 
-  async writeDb(repo: MarketDataRepository): Promise<void> {
+  /** The turn's Postgres writes, gathered for one statement. */
+  writeDb(writes: MarketDataWrites): void {
     this.collectStatistics();
-    await repo.insertTrades(this.trades);
-    await repo.upsertAggTrades([...this.aggs.values()]);
-    await repo.upsertCandles([...this.candles.values()]);
-    await repo.saveTickerMinutes(
-      [...this.minutes.values()],
-      this.prune && this.minutes.size ? this.lastTime - MINUTES_KEPT : undefined,
-    );
-    await repo.savePositions([...this.positions.values()]);
-    await repo.upsertStatistics(this.statistics);
+    writes
+      .insertTrades(this.trades)
+      .upsertAggTrades([...this.aggs.values()])
+      .upsertCandles([...this.candles.values()])
+      .saveTickerMinutes(
+        [...this.minutes.values()],
+        this.prune && this.minutes.size ? this.lastTime - MINUTES_KEPT : undefined,
+      )
+      .savePositions([...this.positions.values()])
+      .upsertStatistics(this.statistics);
   }
 }
 

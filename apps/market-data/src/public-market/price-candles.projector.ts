@@ -7,6 +7,7 @@ import {
   type CandleSeriesName,
   type MarketCandleEntity,
   MarketDataRepository,
+  MarketDataWrites,
   ProcessedOffsetRepository,
 } from '@perp/persistence';
 import { candleRow, candleUpdate } from './symbol-market';
@@ -72,16 +73,16 @@ export class PriceCandlesProjector implements OnApplicationBootstrap, OnModuleDe
               candleRow(e.symbol, series, u.interval, u.candle),
             );
       }
-      const done = await this.marks.applyOnce(
+      const applied = await this.marks.applyWritesOnce(
         {
           consumer: PRICE_CANDLES_CONSUMER,
           topic: last.topic,
           partition: last.partition,
           offset: last.offset,
         },
-        (manager) => new MarketDataRepository(manager).upsertCandles([...rows.values()]),
+        new MarketDataWrites().upsertCandles([...rows.values()]).batch,
       );
-      if (!done.applied) for (const symbol of touched) states.delete(symbol);
+      if (!applied) for (const symbol of touched) states.delete(symbol);
     } catch (e) {
       for (const symbol of touched) states.delete(symbol);
       throw e;

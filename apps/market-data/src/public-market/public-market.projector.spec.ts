@@ -218,7 +218,7 @@ describe('public market projection (real Postgres, memory hot store)', () => {
     const p = projector();
     const turn = messages([trade(9, T0 + 63_000, '98.0', '1', [A, 'SELL', 'oa2'], B)], 8);
     const marks = (p as unknown as { marks: ProcessedOffsetRepository }).marks;
-    const spy = jest.spyOn(marks, 'applyOnce').mockRejectedValueOnce(new Error('database down'));
+    const spy = jest.spyOn(marks, 'applyWritesOnce').mockRejectedValueOnce(new Error('database down'));
     await expect(p.handleTurn(turn)).rejects.toThrow('database down');
     spy.mockRestore();
     await p.handleTurn(turn);

@@ -17,7 +17,7 @@ import {
   TOPICS,
 } from '@perp/contracts';
 import { resumeAtMark } from '@perp/infrastructure';
-import { MarketDataRepository, ProcessedOffsetRepository } from '@perp/persistence';
+import { MarketDataRepository, MarketDataWrites, ProcessedOffsetRepository } from '@perp/persistence';
 import { APP_CONFIG, type AppConfig, Metrics } from '@perp/runtime';
 import { MarketTurn, tickerState } from './market-turn';
 import { SymbolMarket } from './symbol-market';
@@ -31,7 +31,7 @@ const TICKER_ROLL_MS = 30_000;
  * Public market data from the engine's events: trades (ids = the engine's per-symbol sequence),
  * aggregated trades, candles of every interval, the rolling 24 h ticker, the L2 book and the
  * futures-data statistics. One turn per batch of a partition: states apply the events, the hot
- * store is written, then one Postgres transaction that also advances the consumer's mark; a new
+ * store is written, then one Postgres statement that also advances the consumer's mark; a new
  * owner resumes after that mark. States are per partition and dropped when it is revoked or a turn
  * fails, then loaded again from what was written.
  */
@@ -99,17 +99,19 @@ export class PublicMarketProjector implements OnApplicationBootstrap, OnModuleDe
         turn.apply(s, e);
       }
       await turn.writeHot(this.hot);
-      const done = await this.marks.applyOnce(
+      const writes = new MarketDataWrites();
+      turn.writeDb(writes);
+      const applied = await this.marks.applyWritesOnce(
         {
           consumer: PUBLIC_MARKET_CONSUMER,
           topic: last.topic,
           partition: last.partition,
           offset: last.offset,
         },
-        (manager) => turn.writeDb(new MarketDataRepository(manager)),
+        writes.batch,
       );
       // Another member applied this turn (a rebalance in flight): what we hold is not what was written.
-      if (!done.applied) for (const symbol of turn.symbols) states.delete(symbol);
+      if (!applied) for (const symbol of turn.symbols) states.delete(symbol);
     } catch (e) {
       for (const symbol of turn.symbols) states.delete(symbol);
       throw e;

@@ -30,6 +30,7 @@ import {
   ProcessedOffsetRepository,
   type TradeEntity,
   TradeRepository,
+  WriteBatch,
 } from '@perp/persistence';
 import { resumeAtMark } from '@perp/infrastructure';
 import { APP_CONFIG, type AppConfig } from '@perp/runtime';
@@ -52,7 +53,7 @@ interface HistoryRows {
 
 /**
  * Account history into Postgres, behind the log: each batched turn of an account-event partition
- * becomes one transaction of multi-row writes (orders upserted by id, trades and income inserted
+ * becomes one statement of multi-row writes (orders upserted by id, trades and income inserted
  * or ignored by derived id) that also advances the projector's mark in `processed_offsets`. The
  * mark is where a new owner resumes (a replay changes nothing) and what the gateway waits on for
  * read-your-writes (`HistoryFreshness`).
@@ -82,7 +83,7 @@ export class HistoryProjector implements OnApplicationBootstrap, OnModuleDestroy
     await this.subscription?.close();
   }
 
-  /** One transaction per turn; the bus commit after it is only a hint (the mark decides). */
+  /** One statement per turn; the bus commit after it is only a hint (the mark decides). */
   async handleTurn(messages: readonly BusMessage[]): Promise<void> {
     const rows: HistoryRows = {
       orders: new Map(),
@@ -101,16 +102,17 @@ export class HistoryProjector implements OnApplicationBootstrap, OnModuleDestroy
       }
     }
     const last = messages[messages.length - 1]!;
-    await this.marks.applyOnce(
+    const m = this.marks.manager;
+    const batch = new WriteBatch();
+    new OrderRepository(m).upsertInto(batch, [...rows.orders.values()]);
+    new AlgoOrderRepository(m).upsertInto(batch, [...rows.algos.values()]);
+    new TradeRepository(m).insertInto(batch, rows.trades);
+    new IncomeRepository(m).insertInto(batch, rows.income);
+    new ForceOrderRepository(m).insertInto(batch, rows.forceOrders);
+    new InsuranceMovementRepository(m).insertInto(batch, rows.insurance);
+    await this.marks.applyWritesOnce(
       { consumer: HISTORY_CONSUMER, topic: last.topic, partition: last.partition, offset: last.offset },
-      async (manager) => {
-        if (rows.orders.size) await new OrderRepository(manager).upsertMany([...rows.orders.values()]);
-        await new AlgoOrderRepository(manager).upsertMany([...rows.algos.values()]);
-        await new TradeRepository(manager).insertMany(rows.trades);
-        await new IncomeRepository(manager).insertMany(rows.income);
-        await new ForceOrderRepository(manager).insertMany(rows.forceOrders);
-        await new InsuranceMovementRepository(manager).insertMany(rows.insurance);
-      },
+      batch,
     );
     await this.subscription?.commit(afterBatch(messages));
     // A partial turn: let the next one gather more events (fewer, larger transactions).

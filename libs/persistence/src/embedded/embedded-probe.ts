@@ -13,6 +13,7 @@ import { AdminAuditEntity } from '../entities/admin-audit.entity';
 import { stableUuid } from '@perp/contracts';
 import { IncomeRepository } from '../repositories/income.repository';
 import { ProcessedOffsetRepository } from '../repositories/processed-offset.repository';
+import { WriteBatch } from '../repositories/write-batch';
 
 async function main(): Promise<void> {
   const [dataDir, value, hold] = process.argv.slice(2);
@@ -27,26 +28,26 @@ async function main(): Promise<void> {
   const user = stableUuid('probe-user');
   const found = (await incomes.listByUser(user)).map((i) => i.income).reverse();
 
-  // Concurrent callers share the single pooled connection; a transaction runs through its manager.
+  // Concurrent callers share the single pooled connection.
   const n = values.length;
   await Promise.all([
     audit.insert({ id: stableUuid(`audit-${value}`), actor: 'probe', action: 'write', payload: { value } }),
-    new ProcessedOffsetRepository(ds.manager).applyOnce(
+    // The projections' turn: the mark and the rows in one statement (writable CTEs on PGlite).
+    new ProcessedOffsetRepository(ds.manager).applyWritesOnce(
       { consumer: 'probe', topic: 'probe', partition: 0, offset: String(n + 1) },
-      (m) =>
-        new IncomeRepository(m).insertMany([
-          {
-            id: stableUuid(`income-${value}`),
-            userId: user,
-            symbol: 'BTCUSDT',
-            incomeType: 'REALIZED_PNL',
-            income: `${n + 1}23456789.123456789012345678`,
-            asset: 'USDT',
-            info: value,
-            tradeId: '',
-            time: 1_700_000_000_000 + n,
-          },
-        ]),
+      incomes.insertInto(new WriteBatch(), [
+        {
+          id: stableUuid(`income-${value}`),
+          userId: user,
+          symbol: 'BTCUSDT',
+          incomeType: 'REALIZED_PNL',
+          income: `${n + 1}23456789.123456789012345678`,
+          asset: 'USDT',
+          info: value,
+          tradeId: '',
+          time: 1_700_000_000_000 + n,
+        },
+      ]),
     ),
   ]);
   process.stdout.write(`${JSON.stringify({ applied, values, incomes: found, pid: process.pid })}\n`);

@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { AlgoOrderEntity } from '../entities/algo-order.entity';
+import { WriteBatch } from './write-batch';
 import { BaseRepository, clampLimit } from './base.repository';
 
 export interface AlgoOrderFilter {
@@ -21,7 +22,15 @@ export class AlgoOrderRepository extends BaseRepository<AlgoOrderEntity> {
 
   /** Inserts or replaces rows by algoId (the projection replays idempotently); ids must be distinct. */
   async upsertMany(rows: AlgoOrderEntity[]): Promise<void> {
-    if (rows.length) await this.repo.upsert(rows, { conflictPaths: ['algoId'] });
+    await this.upsertInto(new WriteBatch(), rows).run(this.manager);
+  }
+
+  /** `upsertMany`'s statement (every column replaced by algo id), added to `batch`. */
+  upsertInto(batch: WriteBatch, rows: readonly AlgoOrderEntity[]): WriteBatch {
+    const columns = this.manager.connection.getMetadata(AlgoOrderEntity).columns.map((c) => c.databaseName);
+    return batch.insert(AlgoOrderEntity, rows, {
+      onConflict: { target: ['algo_id'], update: columns.filter((c) => c !== 'algo_id') },
+    });
   }
 
   /** The user's algo order by id, or the newest with that client id. */

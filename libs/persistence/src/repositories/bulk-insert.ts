@@ -69,7 +69,7 @@ function planFor(manager: EntityManager, metadata: EntityMetadata): Plan {
 }
 
 /** The ON CONFLICT and RETURNING clauses. */
-function tail(manager: EntityManager, table: string, options: InsertRowsOptions): string {
+export function conflictClause(manager: EntityManager, table: string, options: InsertRowsOptions): string {
   const esc = (c: string) => manager.connection.driver.escape(c);
   let sql = '';
   const conflict = options.onConflict;
@@ -103,7 +103,7 @@ export function insertStatements<E extends ObjectLiteral>(
   if (rows.length === 0) return [];
   const { table, columns, head } = planFor(manager, manager.connection.getMetadata(entity));
   const driver = manager.connection.driver;
-  const end = tail(manager, table, options);
+  const end = conflictClause(manager, table, options);
   const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
   const statements: Statement[] = [];
   for (let from = 0; from < rows.length; from += perStatement) {
@@ -127,27 +127,33 @@ export function insertStatements<E extends ObjectLiteral>(
   return statements;
 }
 
+/** Rows as one array per column, the form `unnest` takes them in. */
+export interface ColumnArrays {
+  /** The escaped table name. */
+  table: string;
+  /** Escaped column names. */
+  names: string[];
+  /** Each column's array type (`text[]`, `numeric[]`, …). */
+  types: string[];
+  arrays: unknown[][];
+}
+
 /**
- * The same rows as one `INSERT … SELECT * FROM unnest($1::type[], …)`: one array parameter per
- * column, so the text depends on the columns only, not on the number of rows, and the statement can
- * be prepared once per connection (no parse or plan per batch, which is most of what the embedded
- * database spends on a batch). Undefined for rows it cannot express: a column type without an array
- * form, a raw SQL value, or DEFAULT for some rows only of a column that has a default. A column
- * undefined in every row is left out (its DEFAULT applies, as in the VALUES statement); undefined in
- * a nullable column without a default is NULL, which is what DEFAULT writes there.
+ * `rows` of `entity` as column arrays for `unnest`; undefined for rows that cannot go that way: a
+ * column type without an array form, a raw SQL value, or DEFAULT for some rows only of a column
+ * whose default the database computes (`now()`). A column undefined in every row is left out (its
+ * DEFAULT applies, as in the VALUES statement); elsewhere undefined is what DEFAULT would write: the
+ * column's constant default, or NULL in a nullable column without one.
  */
-export function unnestStatement<E extends ObjectLiteral>(
+export function columnArrays<E extends ObjectLiteral>(
   manager: EntityManager,
   entity: EntityTarget<E>,
   rows: readonly E[],
-  options: InsertRowsOptions = {},
-): Statement | undefined {
+): ColumnArrays | undefined {
   if (rows.length === 0) return undefined;
   const { table, columns, arrayTypes } = planFor(manager, manager.connection.getMetadata(entity));
   const driver = manager.connection.driver;
-  const names: string[] = [];
-  const casts: string[] = [];
-  const params: unknown[] = [];
+  const out: ColumnArrays = { table, names: [], types: [], arrays: [] };
   for (let i = 0; i < columns.length; i++) {
     const column = columns[i]!;
     const values: unknown[] = new Array(rows.length);
@@ -160,19 +166,91 @@ export function unnestStatement<E extends ObjectLiteral>(
     }
     if (undefinedCount === rows.length) continue;
     if (undefinedCount > 0) {
-      if (!column.isNullable || column.default !== undefined) return undefined;
-      for (let r = 0; r < rows.length; r++) if (values[r] === undefined) values[r] = null;
+      const fill = defaultValue(column);
+      if (fill === undefined) return undefined;
+      for (let r = 0; r < rows.length; r++) if (values[r] === undefined) values[r] = fill;
     }
     const arrayType = arrayTypes[i];
     if (!arrayType) return undefined;
-    names.push(driver.escape(column.databaseName));
-    params.push(values);
-    casts.push(`$${params.length}::${arrayType}`);
+    out.names.push(driver.escape(column.databaseName));
+    out.types.push(arrayType);
+    out.arrays.push(values);
   }
-  if (names.length === 0) return undefined;
+  return out.names.length ? out : undefined;
+}
+
+/**
+ * What DEFAULT writes in `column` as a value: its constant default, NULL for a nullable column
+ * without one; undefined for a default computed by the database (`now()`) or none at all.
+ */
+function defaultValue(column: ColumnMetadata): unknown {
+  const d: unknown = column.default;
+  if (d === undefined) return column.isNullable ? null : undefined;
+  return typeof d === 'string' || typeof d === 'number' || typeof d === 'boolean' ? d : undefined;
+}
+
+/** The `keys` columns of `rows` as arrays for `unnest`; throws for a key that is not a plain column. */
+export function keyArrays<E extends ObjectLiteral>(
+  manager: EntityManager,
+  entity: EntityTarget<E>,
+  keys: readonly (keyof E & string)[],
+  rows: readonly E[],
+): ColumnArrays {
+  const { table, columns, arrayTypes } = planFor(manager, manager.connection.getMetadata(entity));
+  const driver = manager.connection.driver;
+  const out: ColumnArrays = { table, names: [], types: [], arrays: [] };
+  for (const key of keys) {
+    const i = columns.findIndex((c) => c.propertyName === key);
+    const column = columns[i];
+    const arrayType = arrayTypes[i];
+    if (!column || !arrayType) throw new Error(`keyArrays: ${key} is not a plain column`);
+    out.names.push(driver.escape(column.databaseName));
+    out.types.push(arrayType);
+    out.arrays.push(rows.map((r) => driver.preparePersistentValue(column.getEntityValue(r), column)));
+  }
+  return out;
+}
+
+/** `unnest($n::type[], …)` over `source`'s arrays, appended to `params`. */
+export function unnestCall(source: ColumnArrays, params: unknown[]): string {
+  const casts = source.arrays.map((values, i) => `$${params.push(values)}::${source.types[i]}`);
+  return `unnest(${casts.join(', ')})`;
+}
+
+/** `entity`'s table, escaped (schema-qualified when it has one). */
+export function tableName<E extends ObjectLiteral>(manager: EntityManager, entity: EntityTarget<E>): string {
+  return planFor(manager, manager.connection.getMetadata(entity)).table;
+}
+
+/** The database name of `entity`'s column `property`, escaped. */
+export function columnName<E extends ObjectLiteral>(
+  manager: EntityManager,
+  entity: EntityTarget<E>,
+  property: keyof E & string,
+): string {
+  const column = manager.connection.getMetadata(entity).findColumnWithPropertyName(property);
+  if (!column) throw new Error(`no column ${property}`);
+  return manager.connection.driver.escape(column.databaseName);
+}
+
+/**
+ * The same rows as one `INSERT … SELECT * FROM unnest($1::type[], …)`: one array parameter per
+ * column, so the text depends on the columns only, not on the number of rows, and the statement can
+ * be prepared once per connection (no parse or plan per batch, which is most of what the embedded
+ * database spends on a batch). Undefined for rows `columnArrays` cannot express.
+ */
+export function unnestStatement<E extends ObjectLiteral>(
+  manager: EntityManager,
+  entity: EntityTarget<E>,
+  rows: readonly E[],
+  options: InsertRowsOptions = {},
+): Statement | undefined {
+  const source = columnArrays(manager, entity, rows);
+  if (!source) return undefined;
+  const params: unknown[] = [];
   const sql =
-    `INSERT INTO ${table}(${names.join(', ')}) SELECT * FROM unnest(${casts.join(', ')})` +
-    tail(manager, table, options);
+    `INSERT INTO ${source.table}(${source.names.join(', ')}) SELECT * FROM ${unnestCall(source, params)}` +
+    conflictClause(manager, source.table, options);
   return { sql, params };
 }
 
@@ -187,21 +265,9 @@ export async function deleteRows<E extends ObjectLiteral>(
   rows: readonly E[],
 ): Promise<void> {
   if (rows.length === 0) return;
-  const { table, columns, arrayTypes } = planFor(manager, manager.connection.getMetadata(entity));
-  const driver = manager.connection.driver;
-  const names: string[] = [];
-  const casts: string[] = [];
-  const params: unknown[][] = [];
-  for (const key of keys) {
-    const i = columns.findIndex((c) => c.propertyName === key);
-    const column = columns[i];
-    const arrayType = arrayTypes[i];
-    if (!column || !arrayType) throw new Error(`deleteRows: ${key} is not a plain column`);
-    names.push(driver.escape(column.databaseName));
-    params.push(rows.map((r) => driver.preparePersistentValue(column.getEntityValue(r), column)));
-    casts.push(`$${params.length}::${arrayType}`);
-  }
-  const sql = `DELETE FROM ${table} WHERE (${names.join(', ')}) IN (SELECT * FROM unnest(${casts.join(', ')}))`;
+  const source = keyArrays(manager, entity, keys, rows);
+  const params: unknown[] = [];
+  const sql = `DELETE FROM ${source.table} WHERE (${source.names.join(', ')}) IN (SELECT * FROM ${unnestCall(source, params)})`;
   await queryPrepared(manager, { sql, params });
 }
 
@@ -215,16 +281,26 @@ interface PgClient {
 }
 
 /**
- * Runs `statement` prepared by name on the connection of `manager`'s transaction (pg prepares it on
- * first use per connection) and returns its rows; through `manager.query` when there is no
- * transaction. For statements run on every batch: their text must not vary with the data.
+ * Runs `statement` prepared by name (pg prepares it on first use per connection) and returns its
+ * rows: on the connection of `manager`'s transaction when it has one, else on a pooled connection
+ * taken for it. For statements run on every batch: their text must not vary with the data.
  */
 export async function queryPrepared(manager: EntityManager, statement: Statement): Promise<ObjectLiteral[]> {
-  const runner = manager.queryRunner as PostgresQueryRunner | undefined;
-  if (!runner || runner.isReleased || manager.connection.driver.options.type !== 'postgres') {
+  if (manager.connection.driver.options.type !== 'postgres') {
     const result: unknown = await manager.query(statement.sql, statement.params);
     return Array.isArray(result) ? (result as ObjectLiteral[]) : [];
   }
+  const runner = manager.queryRunner as PostgresQueryRunner | undefined;
+  if (runner && !runner.isReleased) return prepared(runner, statement);
+  const own = manager.connection.createQueryRunner() as PostgresQueryRunner;
+  try {
+    return await prepared(own, statement);
+  } finally {
+    await own.release();
+  }
+}
+
+async function prepared(runner: PostgresQueryRunner, statement: Statement): Promise<ObjectLiteral[]> {
   const client = (await runner.connect()) as PgClient;
   let tag = clientTags.get(client);
   if (tag === undefined) clientTags.set(client, (tag = `${process.pid}_${nextClientTag++}`));

@@ -1,7 +1,7 @@
-import { IncomeEntity, type IncomeType, OrderEntity, TradeEntity } from '../entities';
+import { AdminAuditEntity, IncomeEntity, type IncomeType, OrderEntity, TradeEntity } from '../entities';
 import { stableUuid } from '@perp/contracts';
 import { openTestDatabase, type TestDatabase } from '../testing/test-schema';
-import { insertStatements, unnestStatement } from './bulk-insert';
+import { insertStatements, queryPrepared, unnestStatement } from './bulk-insert';
 import { IncomeRepository } from './income.repository';
 import { OrderRepository } from './order.repository';
 import { TradeRepository } from './trade.repository';
@@ -270,13 +270,24 @@ describe('history projections (real Postgres)', () => {
       for (const t of many) expect(byId.get(t.id)).toEqual(t);
     });
 
-    it('leave to the VALUES statement what unnest cannot write: DEFAULT in some rows only', () => {
+    it('write a constant DEFAULT in some rows only as its value; leave a computed one to VALUES', async () => {
       const m = db.dataSource.manager;
       const mixed = [order(500), order(501, { workingType: undefined as unknown as string })];
-      expect(unnestStatement(m, OrderEntity, mixed)).toBeUndefined();
+      const statement = unnestStatement(m, OrderEntity, mixed)!;
+      expect(statement.sql).toContain('working_type');
+      await queryPrepared(m, statement);
+      expect((await orders.findById(order(501).id))!.workingType).toBe('CONTRACT_PRICE');
+      expect((await orders.findById(order(500).id))!.workingType).toBe(order(500).workingType);
       // Undefined in every row: the column is left out, so its DEFAULT applies as with VALUES.
       const none = mixed.map((o) => ({ ...o, workingType: undefined as unknown as string }));
       expect(unnestStatement(m, OrderEntity, none)!.sql).not.toContain('working_type');
+      // now() is the database's to compute: some rows without created_at go to VALUES.
+      // (payload, jsonb, has no array form: undefined in every row, it is left out.)
+      const audit = (id: string, createdAt?: Date) =>
+        ({ id, actor: 'a', action: 'b', payload: undefined, createdAt }) as unknown as AdminAuditEntity;
+      expect(
+        unnestStatement(m, AdminAuditEntity, [audit(stableUuid('x1'), new Date(0)), audit(stableUuid('x2'))]),
+      ).toBeUndefined();
     });
 
     it('split rows beyond the parameter limit of one statement, inside one call', async () => {

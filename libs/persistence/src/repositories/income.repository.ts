@@ -2,6 +2,7 @@ import type { EntityManager, SelectQueryBuilder } from 'typeorm';
 import { IncomeEntity, type IncomeType } from '../entities/income.entity';
 import { BaseRepository, type HistoryWindow } from './base.repository';
 import { insertRows } from './bulk-insert';
+import type { WriteBatch } from './write-batch';
 
 export interface IncomeFilter extends Omit<HistoryWindow, 'order'> {
   symbol?: string;
@@ -22,6 +23,11 @@ export class IncomeRepository extends BaseRepository<IncomeEntity> {
       returning: ['id'],
     });
     return written.length;
+  }
+
+  /** `insertMany`'s statement (a replayed id is ignored), added to `batch`. */
+  insertInto(batch: WriteBatch, rows: readonly IncomeEntity[]): WriteBatch {
+    return batch.insert(IncomeEntity, rows, { onConflict: 'ignore' });
   }
 
   /**

@@ -10,3 +10,5 @@ export * from './trade.repository';
 export * from './income.repository';
 export * from './liquidation.repository';
 export * from './market-data.repository';
+export * from './write-batch';
+export * from './market-data-writes';

@@ -6,6 +6,7 @@ import {
 } from '../entities/liquidation.entity';
 import { BaseRepository, type HistoryWindow } from './base.repository';
 import { insertRows } from './bulk-insert';
+import type { WriteBatch } from './write-batch';
 
 export interface ForceOrderFilter extends HistoryWindow {
   symbol?: string;
@@ -36,6 +37,11 @@ export class ForceOrderRepository extends BaseRepository<ForceOrderEntity> {
       returning: ['id'],
     });
     return written.length;
+  }
+
+  /** `insertMany`'s statement (a replayed id is ignored), added to `batch`. */
+  insertInto(batch: WriteBatch, rows: readonly ForceOrderEntity[]): WriteBatch {
+    return batch.insert(ForceOrderEntity, rows, { onConflict: 'ignore' });
   }
 
   /** GET /fapi/v1/forceOrders: a user's rows in the window, newest first by default. */
@@ -97,6 +103,11 @@ export class InsuranceMovementRepository extends BaseRepository<InsuranceMovemen
       returning: ['id'],
     });
     return written.length;
+  }
+
+  /** `insertMany`'s statement (a replayed id is ignored), added to `batch`. */
+  insertInto(batch: WriteBatch, rows: readonly InsuranceMovementEntity[]): WriteBatch {
+    return batch.insert(InsuranceMovementEntity, rows, { onConflict: 'ignore' });
   }
 
   /** Each partition's share after its latest movement (by place in the partition), by partition. */

@@ -16,7 +16,7 @@ import {
   MarketStatisticEntity,
 } from '../entities/market-statistic.entity';
 import { MarketAggTradeEntity, MarketTradeEntity } from '../entities/market-trade.entity';
-import { deleteRows, insertRows } from './bulk-insert';
+import { MarketDataWrites } from './market-data-writes';
 
 /**
  * A page of a market-data series, oldest first, like Binance: with startTime the first `limit` rows
@@ -29,96 +29,42 @@ export interface SeriesWindow {
 }
 
 /**
- * The market-data projections in Postgres: written by the market-data service in one transaction
- * per turn (bind with `new MarketDataRepository(manager)` inside `applyOnce`), read by gateways.
+ * The market-data projections in Postgres: written by the market-data service in one statement per
+ * turn (`MarketDataWrites` with `applyWritesOnce`), read by gateways.
  */
 export class MarketDataRepository {
   constructor(readonly manager: EntityManager) {}
 
-  // ---- writes (the market-data service) ----
+  // ---- writes (the market-data service gathers them in `MarketDataWrites`; one statement each here) ----
 
-  /** New trades; a replayed id is ignored. */
-  async insertTrades(rows: MarketTradeEntity[]): Promise<void> {
-    await insertRows(this.manager, MarketTradeEntity, rows, { onConflict: 'ignore' });
+  insertTrades(rows: MarketTradeEntity[]): Promise<void> {
+    return this.write((w) => w.insertTrades(rows));
   }
 
-  /** Aggregates by (symbol, first id): a growing aggregate replaces its earlier row. */
   upsertAggTrades(rows: MarketAggTradeEntity[]): Promise<void> {
-    return this.upsert(MarketAggTradeEntity, rows, ['qty', 'last_id'], ['symbol', 'id']);
+    return this.write((w) => w.upsertAggTrades(rows));
   }
 
   upsertCandles(rows: MarketCandleEntity[]): Promise<void> {
-    return this.upsert(
-      MarketCandleEntity,
-      rows,
-      [
-        'close_time',
-        'open',
-        'high',
-        'low',
-        'close',
-        'volume',
-        'quote_volume',
-        'count',
-        'taker_buy_volume',
-        'taker_buy_quote_volume',
-      ],
-      ['symbol', 'series', 'interval', 'open_time'],
-    );
+    return this.write((w) => w.upsertCandles(rows));
   }
 
-  /** The minutes a turn changed; minutes older than `before` are deleted (the window is 24 h). */
-  async saveTickerMinutes(rows: MarketTickerMinuteEntity[], before?: number): Promise<void> {
-    await this.upsert(
-      MarketTickerMinuteEntity,
-      rows,
-      [
-        'open',
-        'high',
-        'low',
-        'close',
-        'volume',
-        'quote_volume',
-        'count',
-        'first_time',
-        'last_time',
-        'last_qty',
-      ],
-      ['symbol', 'open_time'],
-    );
-    if (before !== undefined)
-      await this.manager
-        .createQueryBuilder()
-        .delete()
-        .from(MarketTickerMinuteEntity)
-        .where('open_time < :before', { before })
-        .execute();
+  saveTickerMinutes(rows: MarketTickerMinuteEntity[], before?: number): Promise<void> {
+    return this.write((w) => w.saveTickerMinutes(rows, before));
   }
 
   upsertStatistics(rows: MarketStatisticEntity[]): Promise<void> {
-    return this.upsert(
-      MarketStatisticEntity,
-      rows,
-      [
-        'open_interest',
-        'open_interest_value',
-        'long_accounts',
-        'short_accounts',
-        'top_long_accounts',
-        'top_short_accounts',
-        'top_long_positions',
-        'top_short_positions',
-      ],
-      ['symbol', 'period', 'time'],
-    );
+    return this.write((w) => w.upsertStatistics(rows));
   }
 
-  /** Positions as they now stand; a zero size deletes the row. */
-  async savePositions(rows: MarketPositionEntity[]): Promise<void> {
-    const open = rows.filter((r) => !/^-?0*\.?0*$/.test(r.size));
-    const closed = rows.filter((r) => /^-?0*\.?0*$/.test(r.size));
-    await this.upsert(MarketPositionEntity, open, ['size'], ['symbol', 'user']);
-    await deleteRows(this.manager, MarketPositionEntity, ['symbol', 'user'], closed);
+  savePositions(rows: MarketPositionEntity[]): Promise<void> {
+    return this.write((w) => w.savePositions(rows));
+  }
+
+  private write(gather: (writes: MarketDataWrites) => void): Promise<void> {
+    const writes = new MarketDataWrites();
+    gather(writes);
+    return writes.batch.run(this.manager);
   }
 
   async insertFundingRates(rows: FundingRateEntity[]): Promise<void> {
@@ -254,16 +200,6 @@ export class MarketDataRepository {
       .orderBy('f.symbol')
       .addOrderBy('f.funding_time', 'DESC')
       .getMany();
-  }
-
-  /** One multi-row INSERT … ON CONFLICT (conflict) DO UPDATE of `columns`; nothing for no rows. */
-  private async upsert<E extends ObjectLiteral>(
-    entity: new () => E,
-    rows: E[],
-    columns: string[],
-    conflict: string[],
-  ): Promise<void> {
-    await insertRows(this.manager, entity, rows, { onConflict: { target: conflict, update: columns } });
   }
 }
 

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { OPEN_ORDER_STATUSES, OrderEntity } from '../entities/order.entity';
 import { BaseRepository, type HistoryWindow } from './base.repository';
-import { insertRows } from './bulk-insert';
+import { WriteBatch } from './write-batch';
 
 /** Every column of an order row (the projection always writes the whole row). */
 export type OrderRow = OrderEntity;
@@ -23,14 +23,19 @@ export class OrderRepository extends BaseRepository<OrderEntity> {
 
   /** `upsert` of many rows in one statement; ids must be distinct (keep each order's latest row). */
   async upsertMany(orders: OrderRow[]): Promise<void> {
-    if (orders.length === 0) return;
+    await this.upsertInto(new WriteBatch(), orders).run(this.manager);
+  }
+
+  /** `upsertMany`'s statement, added to `batch`. */
+  upsertInto(batch: WriteBatch, orders: readonly OrderRow[]): WriteBatch {
+    if (orders.length === 0) return batch;
     // Repository.upsert's statement: every column given by some row is overwritten.
     const metadata = this.manager.connection.getMetadata(OrderEntity);
     const conflict = metadata.mapPropertyPathsToColumns(['id']);
     const overwrite = metadata.columns.filter(
       (c) => !conflict.includes(c) && orders.some((o) => c.getEntityValue(o) !== undefined),
     );
-    await insertRows(this.manager, OrderEntity, orders, {
+    return batch.insert(OrderEntity, orders, {
       onConflict: {
         target: conflict.map((c) => c.databaseName),
         update: [...conflict, ...overwrite].map((c) => c.databaseName),

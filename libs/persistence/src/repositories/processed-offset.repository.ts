@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { ProcessedOffsetEntity } from '../entities/processed-offset.entity';
 import { BaseRepository } from './base.repository';
 import { queryPrepared } from './bulk-insert';
+import type { WriteBatch } from './write-batch';
 
 /** "Consumer `consumer` has applied every input of (topic, partition) up to `offset`." */
 export interface OffsetMark {
@@ -30,16 +31,26 @@ export class ProcessedOffsetRepository extends BaseRepository<ProcessedOffsetEnt
     return this.repo.find({ where: { consumer }, order: { topic: 'ASC', partition: 'ASC' } });
   }
 
+  /**
+   * The statement that moves a mark forward ($1-$4: consumer, topic, partition, offset), never
+   * backwards; it returns a row when the mark moved.
+   */
+  private moveMark(): string {
+    return `INSERT INTO ${this.table()} AS p (consumer, topic, "partition", "offset", updated_at)
+      VALUES ($1, $2, $3, $4, now())
+      ON CONFLICT (consumer, topic, "partition")
+      DO UPDATE SET "offset" = EXCLUDED."offset", updated_at = now() WHERE p."offset" < EXCLUDED."offset"
+      RETURNING consumer`;
+  }
+
   /** Moves the mark forward to `offset`; never backwards. True when it moved. */
   async advance(mark: OffsetMark): Promise<boolean> {
-    const rows: unknown[] = await this.manager.query(
-      `INSERT INTO ${this.table()} AS p (consumer, topic, "partition", "offset", updated_at)
-       VALUES ($1, $2, $3, $4, now())
-       ON CONFLICT (consumer, topic, "partition")
-       DO UPDATE SET "offset" = EXCLUDED."offset", updated_at = now() WHERE p."offset" < EXCLUDED."offset"
-       RETURNING consumer`,
-      [mark.consumer, mark.topic, mark.partition, checkOffset(mark.offset)],
-    );
+    const rows: unknown[] = await this.manager.query(this.moveMark(), [
+      mark.consumer,
+      mark.topic,
+      mark.partition,
+      checkOffset(mark.offset),
+    ]);
     return rows.length > 0;
   }
 
@@ -61,11 +72,7 @@ export class ProcessedOffsetRepository extends BaseRepository<ProcessedOffsetEnt
       const key = [mark.consumer, mark.topic, mark.partition];
       // Prepared: it runs once per projection batch.
       const moved = await queryPrepared(m, {
-        sql: `INSERT INTO ${this.table()} AS p (consumer, topic, "partition", "offset", updated_at)
-         VALUES ($1, $2, $3, $4, now())
-         ON CONFLICT (consumer, topic, "partition")
-         DO UPDATE SET "offset" = EXCLUDED."offset", updated_at = now() WHERE p."offset" < EXCLUDED."offset"
-         RETURNING consumer`,
+        sql: this.moveMark(),
         params: [...key, offset],
       });
       if (moved.length === 0) {
@@ -78,6 +85,25 @@ export class ProcessedOffsetRepository extends BaseRepository<ProcessedOffsetEnt
       }
       return { applied: true, result: await apply(m) };
     });
+  }
+
+  /**
+   * `applyOnce` for a turn whose writes are gathered in a batch: the mark's upsert and the writes go
+   * as one statement (`WITH mark AS (…), w0 AS (…) …`), each write guarded by the mark having
+   * moved, so the turn is one round trip and atomic without BEGIN and COMMIT; a concurrent owner
+   * waits on the mark's row as in `applyOnce`. Writes without an `unnest` form take `applyOnce`'s
+   * transaction instead. True when the writes were applied.
+   */
+  async applyWritesOnce(mark: OffsetMark, batch: WriteBatch): Promise<boolean> {
+    const params: unknown[] = [mark.consumer, mark.topic, mark.partition, checkOffset(mark.offset)];
+    const parts = batch.compile(this.manager, params, 'EXISTS (SELECT FROM mark)');
+    if (!parts) return (await this.applyOnce(mark, (m) => batch.run(m))).applied;
+    const sql =
+      `WITH mark AS (${this.moveMark()})` +
+      parts.map((part, i) => `, w${i} AS (${part})`).join('') +
+      ' SELECT EXISTS (SELECT FROM mark) AS applied';
+    const [row] = await queryPrepared(this.manager, { sql, params });
+    return (row as { applied: boolean }).applied;
   }
 }
 

@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { TradeEntity } from '../entities/trade.entity';
 import { BaseRepository, type HistoryWindow } from './base.repository';
 import { insertRows } from './bulk-insert';
+import type { WriteBatch } from './write-batch';
 
 export interface TradeHistoryFilter extends HistoryWindow {
   symbol?: string;
@@ -20,6 +21,11 @@ export class TradeRepository extends BaseRepository<TradeEntity> {
       returning: ['id'],
     });
     return written.length;
+  }
+
+  /** `insertMany`'s statement (a replayed id is ignored), added to `batch`. */
+  insertInto(batch: WriteBatch, rows: readonly TradeEntity[]): WriteBatch {
+    return batch.insert(TradeEntity, rows, { onConflict: 'ignore' });
   }
 
   listByUser(userId: string, filter: TradeHistoryFilter = {}): Promise<TradeEntity[]> {
