@@ -7,7 +7,7 @@
  * Not `startAppProcess` from `@perp/testing`: it rebuilds `dist/` (which this benchmark runs from) and
  * finds the repository root from its own source location, which is wrong once compiled.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -135,6 +135,23 @@ export interface StartOptions {
   tempDir?: string;
 }
 
+/**
+ * `BENCH_PIN=1` (Linux, `taskset`): every server child runs on CPU 0 and the benchmark itself (the
+ * load generator) on CPU 1, so neither takes the other's core. On a shared machine two trees are
+ * compared by CPU per request, which pinning keeps apart from the client's work; the exchange's
+ * database thread then shares CPU 0 with its event loop.
+ */
+const PIN = process.env.BENCH_PIN === '1';
+let pinnedSelf = false;
+
+/** With BENCH_PIN=1, moves every thread of this process to CPU 1 (once). */
+export function pinBenchmark(): void {
+  if (!PIN || pinnedSelf) return;
+  pinnedSelf = true;
+  const r = spawnSync('taskset', ['-a', '-pc', '1', String(process.pid)], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`BENCH_PIN: taskset failed: ${r.stderr || r.error?.message}`);
+}
+
 /** Spawns `node script` with PORT and HOST set, and waits for its `/readyz` to answer 200. */
 export async function startChild(o: StartOptions): Promise<ChildServer> {
   hookProcessExit();
@@ -148,11 +165,18 @@ export async function startChild(o: StartOptions): Promise<ChildServer> {
     out += d.toString('utf8');
     if (out.length > 65_536) out = out.slice(-65_536);
   };
-  const child: ChildProcess = spawn(process.execPath, [...(o.nodeArgs ?? []), o.script], {
-    cwd: o.cwd,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  pinBenchmark();
+  const argv = [...(o.nodeArgs ?? []), o.script];
+  // taskset execs node in place: the pid is the server's.
+  const child: ChildProcess = spawn(
+    PIN ? 'taskset' : process.execPath,
+    PIN ? ['-c', '0', process.execPath, ...argv] : argv,
+    {
+      cwd: o.cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -139,7 +139,7 @@ describe('WebSocket streams on two gateway replicas (real processes, Kafka mock)
     for (const c of [userA, userB]) c.ws.terminate();
   }, 300_000);
 
-  it('a gateway killed (-9) while events flow, restarted: its client reconnects with the key and gets every later event, in order, once; a clean stop closes with 1001', async () => {
+  it('a gateway killed (-9) while events flow, restarted: its client reconnects with the key and gets every later event, in order, none twice but what the kill caught in flight; a clean stop closes with 1001', async () => {
     const before = await open(b.url, `/ws/${listenKey}`);
     const ids: string[] = [];
     const producing = (async () => {
@@ -167,9 +167,17 @@ describe('WebSocket streams on two gateway replicas (real processes, Kafka mock)
 
     expect(seenBefore.length).toBeGreaterThanOrEqual(7);
     expect(roundsAtKill).toBeLessThan(30); // the kill came while the rounds still ran
-    // Every later event, in the order risk produced them, none twice.
+    // Every later event, in the order risk produced them. A kill between a frame's kernel write and
+    // its place reaching the hot store sends that frame again (README of the streams: on a loaded
+    // machine the process can be descheduled between the two writes): the restarted replica may
+    // repeat the last events the client had (at most one input's three), and nothing else twice.
     const position = (n: number) => (-0.01 * (6 + n)).toFixed(3);
-    expect([...seenBefore, ...(after.received as Frame[])].map(userEventKey)).toEqual(
+    const had = seenBefore.map(userEventKey);
+    const got = (after.received as Frame[]).map(userEventKey);
+    let again = 0;
+    for (let k = Math.min(3, had.length, got.length); k > 0 && again === 0; k--)
+      if (had.slice(-k).join() === got.slice(0, k).join()) again = k;
+    expect([...had, ...got.slice(again)]).toEqual(
       ids.flatMap((id, i) => [`${id}:NEW`, `${id}:TRADE`, `ORDER:${position(i + 1)}`]),
     );
 

@@ -41,7 +41,8 @@ const REPLAY_TIMEOUT_MS = 60_000;
  * key records in the hot store the place of the last event a connection of it handed to the
  * kernel. A connection of a key with a recorded place first replays the key's missed events from
  * the log (a short-lived consumer seeking the user's partition there), holding live events
- * meanwhile; places drop what was already sent, so nothing comes twice. See README.md.
+ * meanwhile; places drop what was already sent, so nothing comes twice, save the events a crash
+ * (kill -9) caught between their kernel write and their place's record. See README.md.
  */
 @Injectable()
 export class UserFeed implements OnApplicationBootstrap, OnModuleDestroy {
