@@ -3,30 +3,10 @@ import { MarketPositionEntity, MarketStatisticEntity } from '../entities/market-
 import { MarketAggTradeEntity, MarketTradeEntity } from '../entities/market-trade.entity';
 import { WriteBatch } from './write-batch';
 
-const CANDLE_VALUES = [
-  'close_time',
-  'open',
-  'high',
-  'low',
-  'close',
-  'volume',
-  'quote_volume',
-  'count',
-  'taker_buy_volume',
-  'taker_buy_quote_volume',
-];
-const MINUTE_VALUES = [
-  'open',
-  'high',
-  'low',
-  'close',
-  'volume',
-  'quote_volume',
-  'count',
-  'first_time',
-  'last_time',
-  'last_qty',
-];
+/** The figures a candle and a ticker minute share. */
+const OHLCV = ['open', 'high', 'low', 'close', 'volume', 'quote_volume', 'count'];
+const CANDLE_VALUES = ['close_time', ...OHLCV, 'taker_buy_volume', 'taker_buy_quote_volume'];
+const MINUTE_VALUES = [...OHLCV, 'first_time', 'last_time', 'last_qty'];
 const STATISTIC_VALUES = [
   'open_interest',
   'open_interest_value',

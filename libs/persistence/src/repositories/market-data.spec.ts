@@ -1,5 +1,6 @@
 import { stableUuid } from '@perp/contracts';
 import type { MarketCandleEntity, MarketTradeEntity } from '../entities';
+import { tickerMinute } from '../testing/market-rows';
 import { openTestDatabase, type TestDatabase } from '../testing/test-schema';
 import { MarketDataRepository } from './market-data.repository';
 
@@ -106,20 +107,7 @@ describe('market-data projections (real Postgres)', () => {
   });
 
   it('keeps the ticker minutes of the last day', async () => {
-    const minute = (openTime: number, close: string) => ({
-      symbol: 'BTCUSDT',
-      openTime,
-      open: '1',
-      high: '2',
-      low: '1',
-      close,
-      volume: '1',
-      quoteVolume: '1.5',
-      count: 2,
-      firstTime: openTime + 1,
-      lastTime: openTime + 2,
-      lastQty: '0.5',
-    });
+    const minute = tickerMinute;
     await md.saveTickerMinutes([minute(0, '1'), minute(60_000, '2')]);
     await md.saveTickerMinutes([minute(60_000, '3'), minute(120_000, '4')], 60_000);
     expect((await md.tickerMinutesSince('BTCUSDT', 0)).map((m) => [m.openTime, m.close, m.lastQty])).toEqual([

@@ -1,10 +1,6 @@
 import { stableUuid } from '@perp/contracts';
-import {
-  AdminAuditEntity,
-  type MarketPositionEntity,
-  type MarketTickerMinuteEntity,
-  type MarketTradeEntity,
-} from '../entities';
+import { AdminAuditEntity, type MarketPositionEntity, type MarketTradeEntity } from '../entities';
+import { tickerMinute } from '../testing/market-rows';
 import { openTestDatabase, type TestDatabase } from '../testing/test-schema';
 import { MarketDataRepository } from './market-data.repository';
 import { MarketDataWrites } from './market-data-writes';
@@ -23,20 +19,7 @@ const trade = (id: number, price = '100'): MarketTradeEntity => ({
   time: 1_000 + id,
 });
 
-const minute = (openTime: number, close: string): MarketTickerMinuteEntity => ({
-  symbol: 'BTCUSDT',
-  openTime,
-  open: '1',
-  high: '2',
-  low: '1',
-  close,
-  volume: '1',
-  quoteVolume: '1',
-  count: 1,
-  firstTime: openTime,
-  lastTime: openTime,
-  lastQty: '1',
-});
+const minute = tickerMinute;
 
 const position = (user: string, size: string): MarketPositionEntity => ({ symbol: 'BTCUSDT', user, size });
 
