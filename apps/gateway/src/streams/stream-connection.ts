@@ -44,8 +44,11 @@ export class StreamConnection {
   /** Set on native connections only. */
   native: NativeState | undefined;
   alive = true;
-  /** Corked by the hub until the end of the event loop's turn. */
-  corkedByHub = false;
+  /** Holding frames for the hub's flush at the end of the task that wrote them. */
+  heldByHub = false;
+  /** Whole frames gathered since the last flush, written as one (`takeFrames`, `writeFrames`). */
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
   private messages = 0;
   private windowStart = 0;
   private closed = false;
@@ -69,31 +72,54 @@ export class StreamConnection {
    */
   send(text: string | Buffer, written?: () => void): boolean {
     if (!this.open) return false;
-    if (this.socket.bufferedAmount + text.length > this.maxBufferedBytes) {
+    if (this.socket.bufferedAmount + this.pendingBytes + text.length > this.maxBufferedBytes) {
       this.close(CLOSE.slowClient, 'slow client: send buffer full');
       return false;
     }
+    // Frames gathered for the hub's flush go first: a connection's frames leave in send order.
+    const held = this.takeFrames();
+    if (held) this.writeFrames(held.length === 1 ? held[0]! : Buffer.concat(held), held);
     // A Buffer goes out as a text frame too: the fan-out encodes each frame once for everyone.
     this.socket.send(text, { binary: false }, written && ((err) => !err && written()));
     return true;
   }
 
   /**
-   * A whole WebSocket frame (`textFrame`) written to the TCP socket as is: the fan-out builds each
-   * event's frame once and hands the same bytes to every subscriber, where `ws.send` would frame it
-   * again per connection. Only while `ws` has nothing of its own queued (no extension is ever
-   * negotiated here, so its sender never queues) and the socket is open; else through `ws`.
+   * Gathers a whole WebSocket frame (`textFrame`) for the hub's flush, which writes a connection's
+   * frames as one buffer (`writeFrames`); false (and the connection closed) when the client cannot
+   * keep up.
    */
-  sendFrame(frame: Buffer): boolean {
+  queueFrame(frame: Buffer): boolean {
     if (!this.open) return false;
-    if (this.socket.bufferedAmount + frame.length > this.maxBufferedBytes) {
+    if (this.socket.bufferedAmount + this.pendingBytes + frame.length > this.maxBufferedBytes) {
       this.close(CLOSE.slowClient, 'slow client: send buffer full');
       return false;
     }
-    const tcp = this.tcp();
-    if (tcp && this.socket.extensions === '' && !tcp.destroyed) tcp.write(frame);
-    else this.socket.send(frame.subarray(frameHeaderLength(frame)), { binary: false });
+    this.pending.push(frame);
+    this.pendingBytes += frame.length;
     return true;
+  }
+
+  /** The frames gathered since the last flush, handed over (undefined: none). */
+  takeFrames(): Buffer[] | undefined {
+    if (this.pending.length === 0) return undefined;
+    const frames = this.pending;
+    this.pending = [];
+    this.pendingBytes = 0;
+    return frames;
+  }
+
+  /**
+   * `frames` (whole frames) whose bytes, concatenated, are `bytes`: written to the TCP socket as
+   * they are, so many subscribers can share one buffer, where `ws.send` would frame each text again
+   * per connection. Only while `ws` has nothing of its own queued (no extension is ever negotiated
+   * here, so its sender never queues) and the socket is open; else frame by frame through `ws`.
+   */
+  writeFrames(bytes: Buffer, frames: readonly Buffer[]): void {
+    if (!this.open) return;
+    const tcp = this.tcp();
+    if (tcp && this.socket.extensions === '' && !tcp.destroyed) tcp.write(bytes);
+    else for (const f of frames) this.socket.send(f.subarray(frameHeaderLength(f)), { binary: false });
   }
 
   /**
@@ -134,15 +160,7 @@ export class StreamConnection {
     return ++this.messages <= perSecond;
   }
 
-  /** Holds writes until `uncork` (ws keeps its TCP socket private; every version has `_socket`). */
-  cork(): void {
-    this.tcp()?.cork();
-  }
-
-  uncork(): void {
-    this.tcp()?.uncork();
-  }
-
+  /** ws keeps its TCP socket private; every version has `_socket`. */
   private tcp(): Socket | undefined {
     return (this.socket as unknown as { _socket?: Socket })._socket;
   }

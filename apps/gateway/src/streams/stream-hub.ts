@@ -95,23 +95,24 @@ export class StreamHub {
     if (set?.size === 0) this.users.delete(c.user);
   }
 
-  /** Connections written to since the last flush: corked until then. */
+  /** Connections written to since the last flush: their frames wait until then. */
   private held: StreamConnection[] = [];
   private flushing = false;
 
   /**
-   * Every socket the fan-out writes to stays corked until the task that wrote ends (a microtask
-   * queued behind the consumers' own): the frames of all the log batches one task delivers (the
-   * memory bus's journal makes a whole loop turn's messages visible at once; Kafka, one fetch)
-   * leave each connection in one write. A write to a loopback or LAN socket costs the kernel far
-   * more than the bytes it carries, so with one write per batch and connection the system calls,
-   * not the rendering, set the latency. Not `setImmediate`: from the journal's own `setImmediate`
-   * that would wait for the next loop turn.
+   * Every connection the fan-out writes to gathers its frames until the task that wrote ends (a
+   * microtask queued behind the consumers' own): the frames of all the log batches one task
+   * delivers (the memory bus's journal makes a whole loop turn's messages visible at once; Kafka,
+   * one fetch) leave each connection in one write of one buffer. A write to a loopback or LAN socket
+   * costs the kernel far more than the bytes it carries, and a stream write costs Node more than
+   * copying a frame, so with one write per batch and connection the system calls, not the
+   * rendering, set the latency. Connections that got the same frames (the same streams) share one
+   * concatenated buffer. Not `setImmediate`: from the journal's own `setImmediate` that would wait
+   * for the next loop turn.
    */
   private hold(c: StreamConnection): void {
-    if (c.corkedByHub) return;
-    c.corkedByHub = true;
-    c.cork();
+    if (c.heldByHub) return;
+    c.heldByHub = true;
     this.held.push(c);
     if (!this.flushing) {
       this.flushing = true;
@@ -119,14 +120,22 @@ export class StreamHub {
     }
   }
 
-  /** Sends what the fan-out left corked (also called when the server shuts down). */
+  /** Writes what the fan-out gathered (also called when the server shuts down). */
   readonly flush = (): void => {
     this.flushing = false;
     const held = this.held;
     this.held = [];
+    let lastFrames: Buffer[] | undefined;
+    let lastBytes: Buffer | undefined;
     for (const c of held) {
-      c.corkedByHub = false;
-      c.uncork();
+      c.heldByHub = false;
+      const frames = c.takeFrames();
+      if (!frames) continue;
+      if (!lastFrames || !sameFrames(frames, lastFrames)) {
+        lastFrames = frames;
+        lastBytes = frames.length === 1 ? frames[0]! : Buffer.concat(frames);
+      }
+      c.writeFrames(lastBytes!, frames);
     }
   };
 
@@ -164,7 +173,7 @@ export class StreamHub {
             frame = f;
           }
         }
-        c.sendFrame(frame);
+        c.queueFrame(frame);
         continue;
       }
       const held = c.native.pendingBooks.get(key);
@@ -205,4 +214,11 @@ export class StreamHub {
   sendUser(c: StreamConnection, place: UserStreamPlace, json: string, replayed = false): void {
     c.sendUser(place, json, () => this.onUserWritten(c, place), replayed);
   }
+}
+
+/** The same frames (the same buffers) in the same order. */
+function sameFrames(a: readonly Buffer[], b: readonly Buffer[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
