@@ -1,6 +1,6 @@
 import type { Bus } from '@perp/bus';
 import type { HotStore } from '@perp/cache';
-import { PUBLIC_MARKET_CONSUMER, readTicker, TOPICS } from '@perp/contracts';
+import { CANDLES_VERSION_KEY, PUBLIC_MARKET_CONSUMER, TOPICS } from '@perp/contracts';
 import { bucketOpen, type KlineInterval, type MarketRegistry, nextBucketOpen } from '@perp/domain';
 import type { ProcessedOffsetRepository } from '@perp/persistence';
 import type { KlineReader } from '../fapi/market/kline-reader';
@@ -94,17 +94,20 @@ export class KlineStreams {
   /** The open candle, when it changed since last pushed (or a new subscriber waits). */
   private async pushCurrent(key: string, s: Kline, at: number, now: number): Promise<void> {
     const m = this.markets.find(s.symbol)!;
-    const state = await readTicker(this.hot, m.symbol);
-    const version = `${state?.lastTradeId ?? 0}|${bucketOpen(s.interval, at)}`;
+    const stored = (await this.hot.get(CANDLES_VERSION_KEY(m.symbol))) ?? '0';
+    const version = `${stored}|${bucketOpen(s.interval, at)}`;
     const shown = this.shown.get(key);
     if (shown?.version === version) return;
     const [candle] = (await this.klines.candles(m.symbol, 'last', s.interval, { limit: 1 }, at)).slice(-1);
     if (!candle) return;
     const payload = klinePayload(m, s.interval, candle, now, s.continuous, false);
     const k = JSON.stringify(payload.k);
-    // The ticker (hot store) is written before the candles (Postgres): until the candle shows the
-    // change, keep the version pending and read again at the next tick.
-    if (shown?.k === k && shown.version !== '') return;
+    // A new version with the same figures is not sent again (a subscriber that waits for the current
+    // candle clears the version: it is sent).
+    if (shown?.k === k && shown.version !== '') {
+      shown.version = version;
+      return;
+    }
     this.shown.set(key, { open: candle.openTime, version, k });
     this.hub.publish(key, payload);
   }

@@ -1,5 +1,12 @@
-import type { HotStore } from '@perp/cache';
-import { DEPTH_FIELDS, DEPTH_KEY, type EngineEvent, TICKER_KEY, type TickerState } from '@perp/contracts';
+import type { HotEntry, HotStore } from '@perp/cache';
+import {
+  CANDLES_VERSION_KEY,
+  DEPTH_FIELDS,
+  DEPTH_KEY,
+  type EngineEvent,
+  TICKER_KEY,
+  type TickerState,
+} from '@perp/contracts';
 import {
   bucketOpen,
   globalAccountRatio,
@@ -191,6 +198,14 @@ export class MarketTurn {
     }));
     if (tickers.length) writes.push(hot.setMany(tickers));
     await Promise.all(writes);
+  }
+
+  /** The candles' versions to write once the turn's statement is in: each traded symbol's last trade. */
+  candleVersions(): HotEntry[] {
+    return [...this.traded.values()].map((s) => ({
+      key: CANDLES_VERSION_KEY(s.symbol),
+      value: String(s.lastTrade!.id),
+    }));
   }
 
   /** The turn's Postgres writes, gathered for one statement. */

@@ -1,6 +1,13 @@
 import { type BusMessage, MemoryBus } from '@perp/bus';
 import { MemoryHotStore } from '@perp/cache';
-import { type EngineEvent, readDepth, readTicker, TOPICS, topicPartitions } from '@perp/contracts';
+import {
+  CANDLES_VERSION_KEY,
+  type EngineEvent,
+  readDepth,
+  readTicker,
+  TOPICS,
+  topicPartitions,
+} from '@perp/contracts';
 import { DepthBook } from '@perp/domain';
 import {
   MarketDataRepository,
@@ -219,9 +226,13 @@ describe('public market projection (real Postgres, memory hot store)', () => {
     const turn = messages([trade(9, T0 + 63_000, '98.0', '1', [A, 'SELL', 'oa2'], B)], 8);
     const marks = (p as unknown as { marks: ProcessedOffsetRepository }).marks;
     const spy = jest.spyOn(marks, 'applyWritesOnce').mockRejectedValueOnce(new Error('database down'));
+    const version = await hot.get(CANDLES_VERSION_KEY('BTCUSDT'));
     await expect(p.handleTurn(turn)).rejects.toThrow('database down');
+    // Kline reads key their caches on it: it moves only once the candles are stored.
+    expect(await hot.get(CANDLES_VERSION_KEY('BTCUSDT'))).toBe(version);
     spy.mockRestore();
     await p.handleTurn(turn);
+    expect(await hot.get(CANDLES_VERSION_KEY('BTCUSDT'))).toBe('9');
     const one = await repo.candles('BTCUSDT', 'last', '1m', { limit: 1 });
     expect([one[0]!.volume, one[0]!.count, one[0]!.low]).toEqual(['1.75', 3, '98']);
   });

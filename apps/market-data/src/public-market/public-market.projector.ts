@@ -112,6 +112,10 @@ export class PublicMarketProjector implements OnApplicationBootstrap, OnModuleDe
       );
       // Another member applied this turn (a rebalance in flight): what we hold is not what was written.
       if (!applied) for (const symbol of turn.symbols) states.delete(symbol);
+      else {
+        const versions = turn.candleVersions();
+        if (versions.length) await this.hot.setMany(versions);
+      }
     } catch (e) {
       for (const symbol of turn.symbols) states.delete(symbol);
       throw e;

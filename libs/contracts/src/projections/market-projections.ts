@@ -124,6 +124,13 @@ export interface StringReader {
  */
 export const TICKER_KEY = (symbol: string) => `ticker:${symbol}`;
 
+/**
+ * Hot-store string of the id of a symbol's last trade whose candles are in Postgres: written after
+ * the market-data turn's database statement (the ticker is written before it), so a kline answer
+ * cached under this version never holds candles older than it.
+ */
+export const CANDLES_VERSION_KEY = (symbol: string) => `candles-version:${symbol}`;
+
 /** The 24 h figures as decimal strings; times in ms (first/last trade time 0 when none). */
 /**
  * The public market projector's consumer group and its name in `processed_offsets`: its mark per

@@ -1,5 +1,5 @@
 import type { HotStore } from '@perp/cache';
-import { TICKER_KEY } from '@perp/contracts';
+import { CANDLES_VERSION_KEY } from '@perp/contracts';
 import type { MarketCandleEntity, MarketDataRepository } from '@perp/persistence';
 import { BTC } from '../../markets/market.fixture';
 import { KLINE_CACHE_MS, KlineReader } from './kline-reader';
@@ -44,9 +44,7 @@ function fakes(stored: MarketCandleEntity[], lastTradeId: { id: number }) {
   } as unknown as MarketDataRepository;
   const hot = {
     get: (key: string) =>
-      Promise.resolve(
-        key === TICKER_KEY('BTCUSDT') ? JSON.stringify({ lastTradeId: lastTradeId.id }) : undefined,
-      ),
+      Promise.resolve(key === CANDLES_VERSION_KEY('BTCUSDT') ? String(lastTradeId.id) : undefined),
   } as unknown as HotStore;
   return { reader: new KlineReader(md, hot), reads };
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { HOT_STORE, type HotStore } from '@perp/cache';
-import { TICKER_KEY } from '@perp/contracts';
+import { CANDLES_VERSION_KEY } from '@perp/contracts';
 import {
   bucketOpen,
   type Candle,
@@ -22,8 +22,8 @@ export interface KlineQuery {
 
 /**
  * How long an answer is reused for the same request. A new trade of the symbol ends it at once for
- * last-price klines (the ticker's last trade id is part of the key); the price series, sampled a
- * few times a second at most, may lag by this much.
+ * last-price klines (the last trade id with stored candles is part of the key); the price series,
+ * sampled a few times a second at most, may lag by this much.
  */
 export const KLINE_CACHE_MS = 1000;
 const KLINE_CACHE_ENTRIES = 2000;
@@ -78,8 +78,8 @@ export class KlineReader {
     q: KlineQuery,
     now: number,
   ): Promise<Cached> {
-    // The projected ticker as stored: it changes with every trade of the symbol (lastTradeId).
-    const version = series === 'last' ? ((await this.hot.get(TICKER_KEY(m.symbol))) ?? '') : '';
+    // The last trade whose candles are stored: written after them, so never ahead of what is read.
+    const version = series === 'last' ? ((await this.hot.get(CANDLES_VERSION_KEY(m.symbol))) ?? '') : '';
     // The answer changes with the bucket now falls in (trailing flat candles), not within it.
     const key = [
       m.symbol,
