@@ -254,23 +254,6 @@ export function unnestStatement<E extends ObjectLiteral>(
   return { sql, params };
 }
 
-/**
- * Deletes the rows of `entity` whose `keys` columns equal those of one of `rows`: one prepared
- * statement (`DELETE … WHERE (k1, k2) IN (SELECT * FROM unnest(…))`) however many rows.
- */
-export async function deleteRows<E extends ObjectLiteral>(
-  manager: EntityManager,
-  entity: EntityTarget<E>,
-  keys: readonly (keyof E & string)[],
-  rows: readonly E[],
-): Promise<void> {
-  if (rows.length === 0) return;
-  const source = keyArrays(manager, entity, keys, rows);
-  const params: unknown[] = [];
-  const sql = `DELETE FROM ${source.table} WHERE (${source.names.join(', ')}) IN (SELECT * FROM ${unnestCall(source, params)})`;
-  await queryPrepared(manager, { sql, params });
-}
-
 /** A pg client's prepared statements are named per client: several clients may share one session. */
 const clientTags = new WeakMap<object, string>();
 const statementNumbers = new Map<string, number>();

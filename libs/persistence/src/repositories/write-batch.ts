@@ -1,10 +1,8 @@
 import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import {
-  type ColumnArrays,
   columnArrays,
   columnName,
   conflictClause,
-  deleteRows,
   type InsertRowsOptions,
   insertRows,
   keyArrays,
@@ -78,16 +76,16 @@ export class WriteBatch {
     return this;
   }
 
-  /** Runs the writes in order, one statement each, through `manager` (its transaction if any). */
+  /**
+   * Runs the writes in order, one statement each, through `manager` (its transaction if any); rows
+   * without an `unnest` form go as VALUES statements.
+   */
   async run(manager: EntityManager): Promise<void> {
     for (const w of this.writes) {
-      if (w.kind === 'insert') await insertRows(manager, w.entity, w.rows, w.options);
-      else if (w.kind === 'delete') await deleteRows(manager, w.entity, w.keys, w.rows);
-      else
-        await queryPrepared(manager, {
-          sql: `DELETE FROM ${tableName(manager, w.entity)} WHERE ${columnName(manager, w.entity, w.column)} < $1`,
-          params: [w.below],
-        });
+      const params: unknown[] = [];
+      const sql = statementOf(manager, w, params, 'TRUE');
+      if (sql !== undefined) await queryPrepared(manager, { sql, params });
+      else if (w.kind === 'insert') await insertRows(manager, w.entity, w.rows, w.options);
     }
   }
 
@@ -99,26 +97,31 @@ export class WriteBatch {
   compile(manager: EntityManager, params: unknown[], guard: string): string[] | undefined {
     const parts: string[] = [];
     for (const w of this.writes) {
-      if (w.kind === 'insert') {
-        const source = columnArrays(manager, w.entity, w.rows);
-        if (!source) return undefined;
-        parts.push(
-          `INSERT INTO ${source.table}(${source.names.join(', ')}) SELECT * FROM ${unnestCall(source, params)} ` +
-            `WHERE ${guard}${conflictClause(manager, source.table, w.options)}`,
-        );
-      } else if (w.kind === 'delete') {
-        const source: ColumnArrays = keyArrays(manager, w.entity, w.keys, w.rows);
-        parts.push(
-          `DELETE FROM ${source.table} WHERE (${source.names.join(', ')}) IN ` +
-            `(SELECT * FROM ${unnestCall(source, params)}) AND ${guard}`,
-        );
-      } else {
-        const column = columnName(manager, w.entity, w.column);
-        parts.push(
-          `DELETE FROM ${tableName(manager, w.entity)} WHERE ${column} < $${params.push(w.below)} AND ${guard}`,
-        );
-      }
+      const sql = statementOf(manager, w, params, guard);
+      if (sql === undefined) return undefined;
+      parts.push(sql);
     }
     return parts;
   }
+}
+
+/** One write as a statement doing its work only when `guard` holds; undefined: no `unnest` form. */
+function statementOf(manager: EntityManager, w: Write, params: unknown[], guard: string): string | undefined {
+  if (w.kind === 'insert') {
+    const source = columnArrays(manager, w.entity, w.rows);
+    if (!source) return undefined;
+    return (
+      `INSERT INTO ${source.table}(${source.names.join(', ')}) SELECT * FROM ${unnestCall(source, params)} ` +
+      `WHERE ${guard}${conflictClause(manager, source.table, w.options)}`
+    );
+  }
+  if (w.kind === 'delete') {
+    const source = keyArrays(manager, w.entity, w.keys, w.rows);
+    return (
+      `DELETE FROM ${source.table} WHERE (${source.names.join(', ')}) IN ` +
+      `(SELECT * FROM ${unnestCall(source, params)}) AND ${guard}`
+    );
+  }
+  const column = columnName(manager, w.entity, w.column);
+  return `DELETE FROM ${tableName(manager, w.entity)} WHERE ${column} < $${params.push(w.below)} AND ${guard}`;
 }
