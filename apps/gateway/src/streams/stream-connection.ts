@@ -78,7 +78,7 @@ export class StreamConnection {
     }
     // Frames gathered for the hub's flush go first: a connection's frames leave in send order.
     const held = this.takeFrames();
-    if (held) this.writeFrames(held.length === 1 ? held[0]! : Buffer.concat(held), held);
+    if (held) this.writeFrames(held);
     // A Buffer goes out as a text frame too: the fan-out encodes each frame once for everyone.
     this.socket.send(text, { binary: false }, written && ((err) => !err && written()));
     return true;
@@ -110,12 +110,12 @@ export class StreamConnection {
   }
 
   /**
-   * `frames` (whole frames) whose bytes, concatenated, are `bytes`: written to the TCP socket as
-   * they are, so many subscribers can share one buffer, where `ws.send` would frame each text again
+   * `frames` (whole frames) written to the TCP socket as they are, in one buffer (`bytes`, their
+   * concatenation, which many subscribers can share), where `ws.send` would frame each text again
    * per connection. Only while `ws` has nothing of its own queued (no extension is ever negotiated
    * here, so its sender never queues) and the socket is open; else frame by frame through `ws`.
    */
-  writeFrames(bytes: Buffer, frames: readonly Buffer[]): void {
+  writeFrames(frames: readonly Buffer[], bytes = joinFrames(frames)): void {
     if (!this.open) return;
     const tcp = this.tcp();
     if (tcp && this.socket.extensions === '' && !tcp.destroyed) tcp.write(bytes);
@@ -195,4 +195,9 @@ export function textFrame(text: string): Buffer {
 function frameHeaderLength(frame: Buffer): number {
   const l = frame[1]! & 0x7f;
   return l < 126 ? 2 : l === 126 ? 4 : 10;
+}
+
+/** Whole frames as one buffer (the frame itself when there is one). */
+export function joinFrames(frames: readonly Buffer[]): Buffer {
+  return frames.length === 1 ? frames[0]! : Buffer.concat(frames);
 }

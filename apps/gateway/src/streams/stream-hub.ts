@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type MarketStream, parseStreamName, type UserStreamPlace } from '@perp/domain';
 import { nativeMarketData } from './native-payloads';
-import { StreamConnection, textFrame } from './stream-connection';
+import { joinFrames, StreamConnection, textFrame } from './stream-connection';
 
 /**
  * Who listens to what, in this replica's memory: canonical stream key → connections, and user
@@ -133,9 +133,9 @@ export class StreamHub {
       if (!frames) continue;
       if (!lastFrames || !sameFrames(frames, lastFrames)) {
         lastFrames = frames;
-        lastBytes = frames.length === 1 ? frames[0]! : Buffer.concat(frames);
+        lastBytes = joinFrames(frames);
       }
-      c.writeFrames(lastBytes!, frames);
+      c.writeFrames(frames, lastBytes);
     }
   };
 
