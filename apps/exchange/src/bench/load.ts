@@ -61,7 +61,7 @@ export interface Measured {
   notSent?: number;
 }
 
-function measured(
+export function measured(
   lat: Latencies,
   seconds: number,
   responses: number,
@@ -132,11 +132,13 @@ export interface CannonSpec {
   perConnection?: (i: number) => autocannon.Request[];
   /** autocannon's `overallRate` (bursts at each second's start, see above). */
   overallRate?: number;
+  /** Where the 2xx latencies go (several runs measured as one row); a fresh one by default. */
+  latencies?: Latencies;
 }
 
 /** One autocannon run. */
 export function runCannon(spec: CannonSpec): Promise<Measured> {
-  const lat = new Latencies();
+  const lat = spec.latencies ?? new Latencies();
   let connection = 0;
   const perConnection = spec.perConnection;
   const setupClient = perConnection && ((c: autocannon.Client) => c.setRequests(perConnection(connection++)));

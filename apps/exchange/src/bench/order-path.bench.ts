@@ -51,7 +51,15 @@ import {
   stopAllChildren,
 } from './exchange-process';
 import { lagBetween, lagHistogram } from './market-data-lag';
-import { type Measured, orderFlowRequests, pacedOrderSource, runCannon, runPaced } from './load';
+import {
+  Latencies,
+  type Measured,
+  measured,
+  orderFlowRequests,
+  pacedOrderSource,
+  runCannon,
+  runPaced,
+} from './load';
 import {
   cpuRatios,
   machine,
@@ -95,6 +103,7 @@ const SYMBOL = 'BTCUSDT';
 const MIX: OrderMix = { symbol: SYMBOL, price: '65000', restingPrice: '60000', quantity: '0.001' };
 const EXCHANGE_INFO = '/fapi/v1/exchangeInfo';
 const TICKER = `/fapi/v1/ticker/24hr?symbol=${SYMBOL}`;
+const READ_EXCHANGE_INFO = ['exchangeInfo.c32', 'GET exchangeInfo, 32 conn', EXCHANGE_INFO] as const;
 /** Market-data reads served from the projections (issue 12's target: 80 % of the bare server). */
 const MARKET_READS = [
   ['ticker.c32', 'GET ticker/24hr, 32 conn', TICKER],
@@ -250,10 +259,78 @@ async function marketDataCatchUp(url: string): Promise<number> {
 const marketDataLag = async (url: string) =>
   lagHistogram(parsePrometheusText(await (await fetch(`${url}/metrics`)).text()));
 
-const readRow = (server: ServerKind, id: string, label: string, url: string, path: string) =>
-  row(server, id, label, MANY, () =>
-    runCannon({ url, connections: MANY, seconds: ROW_SECONDS, requests: [{ method: 'GET', path }] }),
-  );
+/** Alternating slices per read row (full mode): bare, exchange, bare, exchange, … */
+const READ_SLICES = SHORT ? 1 : 5;
+
+/**
+ * A public read against bare `node:http` serving its small JSON on the same machine at the same
+ * time: both warmed, then measured in alternating slices (bare, exchange, bare, …), each side's
+ * slices summed into one row (`bare.get.<id>` and `embedded.<id>`). A shared machine's speed moves
+ * from minute to minute; slices side by side put both servers through the same stretch of it, where
+ * one bare row at the start of the run did not.
+ */
+async function pairedReadRows(
+  id: string,
+  label: string,
+  exchangeUrl: string,
+  bareUrl: string,
+  path: string,
+): Promise<Row[]> {
+  const sides = [
+    {
+      server: 'bare' as const,
+      id: `get.${id}`,
+      label: `GET small JSON (beside ${id})`,
+      url: bareUrl,
+      path: '/',
+    },
+    { server: 'embedded' as const, id, label, url: exchangeUrl, path },
+  ];
+  const get = (side: (typeof sides)[number], seconds: number, latencies?: Latencies) =>
+    runCannon({
+      url: side.url,
+      connections: MANY,
+      seconds,
+      requests: [{ method: 'GET', path: side.path }],
+      latencies,
+    });
+  log(`  ${label}, beside bare node:http, ${READ_SLICES} slices each ...`);
+  for (const side of sides) await get(side, WARM_SECONDS);
+  const sums = sides.map(() => ({
+    lat: new Latencies(),
+    seconds: 0,
+    responses: 0,
+    non2xx: 0,
+    errors: 0,
+    cpuMs: 0,
+  }));
+  for (let i = 0; i < READ_SLICES; i++)
+    for (const [k, side] of sides.entries()) {
+      const sum = sums[k]!;
+      const cpu0 = serverCpuMs(side.server);
+      const m = await get(side, ROW_SECONDS / READ_SLICES, sum.lat);
+      const cpu1 = serverCpuMs(side.server);
+      sum.seconds += m.seconds;
+      sum.responses += m.responses;
+      sum.non2xx += m.non2xx;
+      sum.errors += m.errors;
+      if (cpu0 !== undefined && cpu1 !== undefined) sum.cpuMs += cpu1 - cpu0;
+    }
+  return sides.map((side, k) => {
+    const sum = sums[k]!;
+    const r: Row = {
+      id: `${side.server}.${side.id}`,
+      label: side.label,
+      server: side.server,
+      connections: MANY,
+      ...measured(sum.lat, sum.seconds, sum.responses, sum.non2xx, sum.errors),
+    };
+    if (sum.responses > 0 && sum.cpuMs > 0)
+      r.serverCpuUsPerRequest = Number(((sum.cpuMs * 1000) / sum.responses).toFixed(1));
+    log(`    ${side.server}: ${r.perSecond.toFixed(0)} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms`);
+    return r;
+  });
+}
 
 async function bareRows(repoRoot: string): Promise<Row[]> {
   const bare = await startBareServer(repoRoot);
@@ -265,9 +342,7 @@ async function bareRows(repoRoot: string): Promise<Row[]> {
       secretKey: randomBytes(32).toString('hex'),
     });
     await flowCannon(bare.url, MANY, WARM_SECONDS, new OrderFlow(MIX, key(), key(), 'w'));
-    const rows = ORDERS || CLUSTER ? await orderRows('bare', bare.url, key(), key()) : [];
-    if (READS) rows.push(await readRow('bare', 'get.c32', 'GET small JSON, 32 conn', bare.url, '/'));
-    return rows;
+    return ORDERS || CLUSTER ? await orderRows('bare', bare.url, key(), key()) : [];
   } finally {
     await bare.stop();
   }
@@ -291,10 +366,15 @@ async function exchangeRows(server: ServerKind, repoRoot: string, databaseUrl?: 
     await waitUntilIdle(ex.url, [a, b], SYMBOL);
     const rows = ORDERS ? await orderRows(server, ex.url, a, b) : [];
     if (server === 'embedded' && READS) {
-      rows.push(
-        await readRow(server, 'exchangeInfo.c32', 'GET exchangeInfo, 32 conn', ex.url, EXCHANGE_INFO),
-      );
-      for (const [id, label, path] of MARKET_READS) rows.push(await readRow(server, id, label, ex.url, path));
+      // The read rows' baseline runs beside the exchange (see pairedReadRows).
+      const bare = await startBareServer(repoRoot);
+      serverPids.bare = bare.pid === undefined ? [] : [bare.pid];
+      try {
+        for (const [id, label, path] of [READ_EXCHANGE_INFO, ...MARKET_READS])
+          rows.push(...(await pairedReadRows(id, label, ex.url, bare.url, path)));
+      } finally {
+        await bare.stop();
+      }
     }
     return rows;
   } catch (e) {

@@ -52,11 +52,11 @@ export const BASELINE_OF: Record<string, string> = {
   'postgres.orders.c1': 'bare.orders.c1',
   'postgres.orders.c32': 'bare.orders.c32',
   'cluster.orders.c32': 'bare.orders.c32',
-  'embedded.exchangeInfo.c32': 'bare.get.c32',
-  'embedded.ticker.c32': 'bare.get.c32',
-  'embedded.depth.c32': 'bare.get.c32',
-  'embedded.bookTicker.c32': 'bare.get.c32',
-  'embedded.klines.c32': 'bare.get.c32',
+  'embedded.exchangeInfo.c32': 'bare.get.exchangeInfo.c32',
+  'embedded.ticker.c32': 'bare.get.ticker.c32',
+  'embedded.depth.c32': 'bare.get.depth.c32',
+  'embedded.bookTicker.c32': 'bare.get.bookTicker.c32',
+  'embedded.klines.c32': 'bare.get.klines.c32',
 };
 
 export function ratios(rows: Row[]): Record<string, number | null> {
