@@ -6,6 +6,6 @@ cd "$(dirname "$0")/../.."
 bash deploy/scripts/build.sh
 # The demo moves: a deterministic simulated index-price feed, unless the caller chose a source.
 export PRICE_SOURCE="${PRICE_SOURCE:-simulated}"
-# A larger young generation: the order path allocates per message, and with V8's default 16 MB
-# semi-space scavenges (and promotions) took ~10 % of the process (the benchmark starts it the same way).
-exec node --enable-source-maps --max-semi-space-size=64 dist/apps/exchange/src/main.js
+# V8's default young generation (16 MB semi-spaces): a 64 MB one saved no CPU per order any more and
+# cost every request its allocations' cache misses (README, Performance; the benchmark starts it alike).
+exec node --enable-source-maps dist/apps/exchange/src/main.js

@@ -18,7 +18,7 @@ import { freePort } from '@perp/testing';
 export const BENCH_ADMIN_TOKEN = `bench-admin-${randomBytes(12).toString('hex')}`;
 
 /** Node options of the exchange as deploy/scripts/start.sh (npm start) gives them, source maps aside. */
-export const EXCHANGE_NODE_ARGS = ['--max-semi-space-size=64'];
+export const EXCHANGE_NODE_ARGS: readonly string[] = [];
 
 /**
  * `BENCH_CPU_PROF=DIR`: the exchange writes a V8 CPU profile into DIR when it stops; of the cluster's
