@@ -9,8 +9,9 @@
  * signed-orders.ts (A buys and B sells LIMIT GTC at one price, plus place-and-cancel, each request
  * signed as it is sent): closed loop at 1 and 32 connections (autocannon), paced at a fixed rate (an
  * even open-loop schedule, and autocannon's `overallRate`), then public reads (`exchangeInfo`, and
- * the market data: `ticker/24hr`, `depth`, `bookTicker`, `klines`) at 32 connections. The bare server gets the very same signed requests (same client
- * work per request) and plain GETs. Latencies are per request, in ms; req/s counts 2xx answers.
+ * the market data: `ticker/24hr`, `depth`, `bookTicker`, `klines`) at 32 connections, each in
+ * alternating slices with a bare server beside it (pairedReadRows). The bare server gets the very
+ * same signed requests (same client work per request) and plain GETs. Latencies are per request, in ms; req/s counts 2xx answers.
  * Each row also reports the serving process's CPU time per request (/proc, Linux): on a machine
  * shared with other work, req/s ratios move with the load; CPU per request much less.
  *
