@@ -4,6 +4,7 @@ import {
   Inject,
   Injectable,
   Module,
+  type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { join } from 'node:path';
@@ -76,11 +77,16 @@ export function createBus(config: AppConfig, options: BusModuleOptions, presence
 const BUS_PRESENCE = Symbol('BUS_PRESENCE');
 
 @Injectable()
-class BusShutdown implements OnApplicationShutdown {
+class BusLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   constructor(
     @Inject(Bus) private readonly bus: Bus,
     @Inject(BUS_PRESENCE) private readonly presence: { store?: PresenceStore },
   ) {}
+
+  /** The groups connect() started (joining beside those the modules started in onModuleInit). */
+  onApplicationBootstrap(): Promise<void> {
+    return this.bus.joined();
+  }
 
   /** After every module's onModuleDestroy (their subscriptions close first). */
   async onApplicationShutdown(): Promise<void> {
@@ -117,7 +123,7 @@ export class BusModule {
             return bus;
           },
         },
-        BusShutdown,
+        BusLifecycle,
       ],
       exports: [Bus],
     };

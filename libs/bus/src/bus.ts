@@ -189,6 +189,16 @@ export abstract class Bus {
   abstract isConnected(): boolean;
 
   /**
+   * Resolves once the groups `connect()` started joining on its own (Kafka: the eager reply
+   * listener) have their first assignment; rejects if a join failed. connect() does not wait for
+   * them, so the application's other groups can join meanwhile (a new group waits out the broker's
+   * initial rebalance delay, 3 s by default: one after another, a gateway's six took 15 s).
+   */
+  joined(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  /**
    * Appends to partition `partitionFor(topic, key)`; resolves once the log holds the message
    * (memory with a journal: written to the journal file; Kafka: acknowledged by all in-sync replicas).
    * Messages published in sequence with the same key are delivered in that order.

@@ -1,6 +1,7 @@
 export * from './bus';
 export { KeyPartitioner, murmur2, partitionOf } from './partitioner';
 export { silentLogger } from './logger';
+export { Joining, joinTogether } from './joining';
 export { type ConsumerLag, type ConsumerObserver, ObservedBus } from './observed-bus';
 export { IN_PROCESS_VALUE, MemoryBus, type MemoryBusOptions } from './memory/memory-bus';
 export type { FsyncPolicy, JournalOptions } from './memory/journal';

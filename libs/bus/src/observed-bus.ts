@@ -123,6 +123,10 @@ export class ObservedBus extends Bus {
     return this.inner.isConnected();
   }
 
+  override joined(): Promise<void> {
+    return this.inner.joined();
+  }
+
   publish<T>(topic: string, key: string, value: T, headers?: BusHeaders): Promise<PublishResult> {
     return this.inner.publish(topic, key, value, headers);
   }

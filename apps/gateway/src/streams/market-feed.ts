@@ -4,9 +4,10 @@ import {
   Injectable,
   Logger,
   type OnApplicationBootstrap,
+  type OnModuleInit,
   type OnModuleDestroy,
 } from '@nestjs/common';
-import { Bus, type BusMessage, type Subscription } from '@perp/bus';
+import { Bus, type BusMessage, Joining, type Subscription } from '@perp/bus';
 import { HOT_STORE, type HotStore } from '@perp/cache';
 import {
   type ClockTick,
@@ -56,9 +57,10 @@ const KLINE_MS = 250;
  * on their update interval when they changed or a new subscriber waits; marks on 1 s / 3 s.
  */
 @Injectable()
-export class MarketFeed implements OnApplicationBootstrap, OnModuleDestroy {
+export class MarketFeed implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('MarketFeed');
   private readonly subscriptions: Subscription[] = [];
+  private readonly joining = new Joining();
   private readonly timers: NodeJS.Timeout[] = [];
   /** Diff-depth windows by stream key. */
   private readonly windows = new Map<string, { m: Market; window: DeltaWindow; time: number }>();
@@ -85,21 +87,21 @@ export class MarketFeed implements OnApplicationBootstrap, OnModuleDestroy {
     };
   }
 
-  async onApplicationBootstrap(): Promise<void> {
-    this.subscriptions.push(
-      await this.bus.subscribe({
+  onModuleInit(): void {
+    this.joining.start([
+      this.bus.subscribe({
         groupId: `${this.groupId}.engine`,
         topics: [TOPICS.engineEvents.name],
         start: 'latest',
         batchHandler: (ms) => this.onEngineEvents(ms),
       }),
-      await this.bus.subscribe({
+      this.bus.subscribe({
         groupId: `${this.groupId}.prices`,
         topics: [TOPICS.prices.name],
         start: 'latest',
         batchHandler: (ms) => this.onPrices(ms),
       }),
-      await this.bus.subscribe({
+      this.bus.subscribe({
         groupId: `${this.groupId}.clock`,
         topics: [TOPICS.clock.name],
         start: 'latest',
@@ -107,7 +109,11 @@ export class MarketFeed implements OnApplicationBootstrap, OnModuleDestroy {
           for (const t of this.events<ClockTick>(ms, 'clock')) this.klineStreams.sawClock(t.time);
         },
       }),
-    );
+    ]);
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.subscriptions.push(...(await this.joining.joined()));
     const every = (ms: number, f: () => unknown) =>
       this.timers.push(
         setInterval(() => void Promise.resolve(f()).catch((e) => this.logger.warn(String(e))), ms).unref(),

@@ -4,9 +4,10 @@ import {
   Injectable,
   Logger,
   type OnApplicationBootstrap,
+  type OnModuleInit,
   type OnModuleDestroy,
 } from '@nestjs/common';
-import { Bus, type BusMessage, type Subscription } from '@perp/bus';
+import { Bus, type BusMessage, Joining, type Subscription } from '@perp/bus';
 import { HOT_STORE, type HotStore } from '@perp/cache';
 import { type AccountEvent, TOPICS } from '@perp/contracts';
 import {
@@ -45,9 +46,10 @@ const REPLAY_TIMEOUT_MS = 60_000;
  * (kill -9) caught between their kernel write and their place's record. See README.md.
  */
 @Injectable()
-export class UserFeed implements OnApplicationBootstrap, OnModuleDestroy {
+export class UserFeed implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('UserFeed');
   private subscription: Subscription | undefined;
+  private readonly joining = new Joining();
   private readonly renderer: UserEventRenderer;
   private readonly replays = new Set<Subscription>();
   private closed = false;
@@ -69,13 +71,19 @@ export class UserFeed implements OnApplicationBootstrap, OnModuleDestroy {
     hub.onUserWritten = (c, place) => void this.record(c, place);
   }
 
+  onModuleInit(): void {
+    this.joining.start([
+      this.bus.subscribe({
+        groupId: this.groupId,
+        topics: [TOPIC],
+        start: 'latest',
+        batchHandler: (ms) => this.onAccountEvents(ms),
+      }),
+    ]);
+  }
+
   async onApplicationBootstrap(): Promise<void> {
-    this.subscription = await this.bus.subscribe({
-      groupId: this.groupId,
-      topics: [TOPIC],
-      start: 'latest',
-      batchHandler: (ms) => this.onAccountEvents(ms),
-    });
+    [this.subscription] = await this.joining.joined();
   }
 
   async onModuleDestroy(): Promise<void> {

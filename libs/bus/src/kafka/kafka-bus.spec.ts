@@ -91,6 +91,7 @@ describe('KafkaBus on the librdkafka mock cluster: slow produce, members kafkajs
       consumer: MOCK_TUNING,
     });
     await bus.connect();
+    await bus.joined();
     try {
       // The first produce request waits until released, as one to a stalled broker would.
       const producer = (bus as unknown as { producer: Producer }).producer;
@@ -136,6 +137,42 @@ describe('KafkaBus on the librdkafka mock cluster: slow produce, members kafkajs
       await all;
       await sub.close();
       expect(seen).toEqual([1, 3]);
+    } finally {
+      await bus.close();
+    }
+  }, 40_000);
+
+  it('connect() does not wait for the eager reply listener: joined() does, and a group joined meanwhile forms beside it', async () => {
+    const suffix = Date.now().toString(36);
+    const cmd = `eager-cmd-${suffix}`;
+    const replies = `eager-replies-${suffix}`;
+    const bus = new KafkaBus({
+      brokers: mock.brokers,
+      clientId: 'eager',
+      topics: { [cmd]: 1, [replies]: 1 },
+      replyTopic: replies,
+      eagerReplyListener: true,
+      logger,
+      consumer: MOCK_TUNING,
+    });
+    await bus.connect();
+    try {
+      let listenerJoined = false;
+      const joined = bus.joined().then(() => (listenerJoined = true));
+      // A new group waits out the coordinator's initial rebalance delay (3 s on the mock).
+      await new Promise((r) => setTimeout(r, 200));
+      expect(listenerJoined).toBe(false);
+      // Another group joins while the listener's is still forming.
+      const server = await bus.subscribe<{ n: number }>({
+        groupId: `eager-server-${suffix}`,
+        topics: [cmd],
+        start: 'earliest',
+        handler: (m) => void bus.reply(m, { doubled: m.value.n * 2 }),
+      });
+      await joined;
+      const reply = await bus.request<{ doubled: number }>(cmd, 'k', { n: 21 }, { timeoutMs: 5_000 });
+      expect(reply.value).toEqual({ doubled: 42 });
+      await server.close();
     } finally {
       await bus.close();
     }

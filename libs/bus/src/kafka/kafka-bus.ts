@@ -67,7 +67,10 @@ export interface KafkaBusOptions extends BusConfig {
   createTopics?: boolean;
   /** Backoff and bound of connect()'s wait for the topics (default PROVISIONING_RETRY). */
   provisioningRetry?: RetryOptions;
-  /** Join the reply-topic listener in connect() instead of on the first request. */
+  /**
+   * Start joining the reply-topic listener in connect() (`joined()` resolves once it has joined)
+   * instead of on the first request.
+   */
   eagerReplyListener?: boolean;
   /** Most messages in one produce request. */
   maxBatch?: number;
@@ -113,6 +116,7 @@ export class KafkaBus extends Bus {
   private producerUp = false;
   private queue: Queued[] = [];
   private draining?: Promise<void>;
+  private startupJoins: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: KafkaBusOptions) {
     super();
@@ -145,8 +149,12 @@ export class KafkaBus extends Bus {
     this.producerUp = true;
     this.connected = true;
     if (this.options.eagerReplyListener && this.options.replyTopic) {
-      await this.replyListener(this.options.replyTopic);
+      this.startupJoins = this.replyListener(this.options.replyTopic);
     }
+  }
+
+  override async joined(): Promise<void> {
+    await this.startupJoins;
   }
 
   isConnected(): boolean {

@@ -227,7 +227,10 @@ describe.each(targets)('cold start on $name', ({ brokers: realBrokers }) => {
     try {
       const [counts] = await Promise.all([
         provisionTopics(brokers, topics, { logger }),
-        ...buses.map((b) => b.connect()),
+        ...buses.map(async (b) => {
+          await b.connect();
+          await b.joined();
+        }),
       ]);
       for (const b of buses) expect(b.isConnected()).toBe(true);
       // The mock auto-creates every topic with 4 partitions; a real broker has the configured counts.

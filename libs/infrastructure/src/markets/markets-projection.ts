@@ -1,6 +1,12 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import {
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+  type OnModuleInit,
+} from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Bus, type Subscription } from '@perp/bus';
+import { Bus, Joining, type Subscription } from '@perp/bus';
 import { parseMessage, TOPICS } from '@perp/contracts';
 import { MarketRegistry, parseMarket } from '@perp/domain';
 import { Readiness } from '@perp/runtime';
@@ -10,9 +16,10 @@ import { Readiness } from '@perp/runtime';
  * engine). Reads it from the start on every boot; the process is not ready until it has caught up.
  */
 @Injectable()
-export class MarketsProjection implements OnApplicationBootstrap, OnModuleDestroy {
+export class MarketsProjection implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('markets');
   private subscription?: Subscription;
+  private readonly joining = new Joining();
   private caughtUp = false;
   private readonly waiters: (() => void)[] = [];
 
@@ -24,13 +31,22 @@ export class MarketsProjection implements OnApplicationBootstrap, OnModuleDestro
     readiness.register('markets', () => this.caughtUp);
   }
 
+  onModuleInit(): void {
+    this.joining.start([this.follow()]);
+  }
+
   async onApplicationBootstrap(): Promise<void> {
+    [this.subscription] = await this.joining.joined();
+  }
+
+  /** Reads the markets topic from the start: caught up once past the end it had at boot. */
+  private async follow(): Promise<Subscription> {
     const topic = TOPICS.markets.name;
     const remaining = new Map<number, bigint>();
     for (const e of await this.bus.endOffsets(topic))
       if (e.offset !== '0') remaining.set(e.partition, BigInt(e.offset));
     if (remaining.size === 0) this.markCaughtUp();
-    this.subscription = await this.bus.subscribe({
+    return this.bus.subscribe({
       groupId: `markets-${randomUUID()}`,
       topics: [topic],
       start: 'earliest',
