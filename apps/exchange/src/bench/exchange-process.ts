@@ -21,14 +21,20 @@ export const BENCH_ADMIN_TOKEN = `bench-admin-${randomBytes(12).toString('hex')}
 export const EXCHANGE_NODE_ARGS: readonly string[] = [];
 
 /**
- * `BENCH_CPU_PROF=DIR`: the exchange writes a V8 CPU profile into DIR when it stops; of the cluster's
- * processes (`app` given), only those of the apps `BENCH_CPU_PROF_APPS` lists (e.g. `risk,gateway`).
+ * `BENCH_CPU_PROF=DIR`: the exchange writes a V8 CPU profile into DIR when it stops;
+ * `BENCH_HEAP_PROF=DIR`: a sampling heap profile (where the allocations the GC collects are made).
+ * Of the cluster's processes (`app` given), only those of the apps `BENCH_CPU_PROF_APPS` lists
+ * (e.g. `risk,gateway`).
  */
 export function profileArgs(app?: string): string[] {
-  const dir = process.env.BENCH_CPU_PROF;
-  if (!dir) return [];
+  const cpu = process.env.BENCH_CPU_PROF;
+  const heap = process.env.BENCH_HEAP_PROF;
+  if (!cpu && !heap) return [];
   if (app !== undefined && !(process.env.BENCH_CPU_PROF_APPS ?? '').split(',').includes(app)) return [];
-  return ['--cpu-prof', `--cpu-prof-dir=${dir}`];
+  return [
+    ...(cpu ? ['--cpu-prof', `--cpu-prof-dir=${cpu}`] : []),
+    ...(heap ? ['--heap-prof', `--heap-prof-dir=${heap}`] : []),
+  ];
 }
 
 /** Limits far above what two users can send here: a 429 would measure the limiter, not the path. */

@@ -349,6 +349,19 @@ async function bareRows(repoRoot: string): Promise<Row[]> {
   }
 }
 
+/**
+ * Per exchange row kind, the exchange's V8 heap in use (its /metrics) before and after the order
+ * rows, and the growth per answered order: what the rows left held (the memory bus keeps every
+ * message, see README). Garbage not yet collected is in both readings; over a full run's tens of
+ * thousands of orders what is held outweighs it, over the short mode's two thousand it does not.
+ */
+const heapGrowth: Partial<
+  Record<ServerKind, { beforeMiB: number; afterMiB: number; orders: number; growthKiBPerOrder: number }>
+> = {};
+
+const heapUsedBytes = async (url: string) =>
+  sumOf(parsePrometheusText(await (await fetch(`${url}/metrics`)).text()), 'nodejs_heap_size_used_bytes');
+
 async function exchangeRows(server: ServerKind, repoRoot: string, databaseUrl?: string): Promise<Row[]> {
   const t0 = Date.now();
   const ex: ChildServer = await startExchange({ repoRoot, databaseUrl, readyTimeoutMs: READY_TIMEOUT_MS });
@@ -365,7 +378,19 @@ async function exchangeRows(server: ServerKind, repoRoot: string, databaseUrl?: 
 
     await flowCannon(ex.url, MANY, WARM_SECONDS, new OrderFlow(MIX, a, b, `${server[0]}warm`));
     await waitUntilIdle(ex.url, [a, b], SYMBOL);
+    const heap0 = await heapUsedBytes(ex.url);
     const rows = ORDERS ? await orderRows(server, ex.url, a, b) : [];
+    const orders = rows.reduce((n, r) => n + r.responses, 0);
+    if (orders > 0) {
+      const heap1 = await heapUsedBytes(ex.url);
+      const mib = (bytes: number) => Number((bytes / 2 ** 20).toFixed(1));
+      const growthKiBPerOrder = Number(((heap1 - heap0) / 1024 / orders).toFixed(2));
+      heapGrowth[server] = { beforeMiB: mib(heap0), afterMiB: mib(heap1), orders, growthKiBPerOrder };
+      log(
+        `  heap in use ${mib(heap0)} → ${mib(heap1)} MiB over ${orders} orders: ` +
+          `${growthKiBPerOrder} KiB per order`,
+      );
+    }
     if (server === 'embedded' && READS) {
       // The read rows' baseline runs beside the exchange (see pairedReadRows).
       const bare = await startBareServer(repoRoot);
@@ -548,6 +573,7 @@ async function main(): Promise<number> {
       rows,
       ratios: r,
       cpuRatios: cpuRatios(rows),
+      heapGrowth,
       targets: t,
       skipped,
       problems: broken,
