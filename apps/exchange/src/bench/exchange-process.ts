@@ -22,7 +22,7 @@ export const EXCHANGE_NODE_ARGS: readonly string[] = [];
 
 /**
  * `BENCH_CPU_PROF=DIR`: the exchange writes a V8 CPU profile into DIR when it stops;
- * `BENCH_HEAP_PROF=DIR`: a sampling heap profile (where the allocations the GC collects are made).
+ * `BENCH_HEAP_PROF=DIR`: a sampling heap profile (what is still held when it stops, by allocation site).
  * Of the cluster's processes (`app` given), only those of the apps `BENCH_CPU_PROF_APPS` lists
  * (e.g. `risk,gateway`).
  */
