@@ -71,7 +71,7 @@ export function createBus(config: AppConfig, options: BusModuleOptions, presence
     options.journal === false
       ? undefined
       : { dir: join(config.dataDir, 'bus'), ...(options.journal === true ? {} : options.journal) };
-  return new MemoryBus({ ...common, journal });
+  return new MemoryBus({ ...common, journal, retain: config.BUS_MEMORY_RETAIN });
 }
 
 const BUS_PRESENCE = Symbol('BUS_PRESENCE');

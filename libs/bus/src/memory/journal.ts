@@ -55,6 +55,8 @@ const NEWLINE = 0x0a;
  */
 export class Journal {
   private fd = -1;
+  /** The file's length once every flushed batch is written: where the next batch starts. */
+  private size = 0;
   private pending: string[] = [];
   private callbacks: Done[] = [];
   private scheduled = false;
@@ -75,14 +77,22 @@ export class Journal {
     this.lockPath = join(options.dir, LOCK);
   }
 
-  /** Takes the directory's lock, replays every record through `onRecord`, then opens for appending. */
-  static open(options: JournalOptions, logger: BusLogger, onRecord: (r: JournalRecord) => void): Journal {
+  /**
+   * Takes the directory's lock, replays every record through `onRecord` (with the file position of
+   * its line), then opens for appending.
+   */
+  static open(
+    options: JournalOptions,
+    logger: BusLogger,
+    onRecord: (r: JournalRecord, position: number) => void,
+  ): Journal {
     const j = new Journal(options, logger);
     mkdirSync(options.dir, { recursive: true });
     j.lock();
     try {
       j.replay(onRecord);
       j.fd = openSync(j.path, 'a');
+      j.size = fstatSync(j.fd).size;
       if (j.fsync === 'interval') {
         j.timer = setInterval(() => j.syncInBackground(), options.fsyncIntervalMs ?? 100);
         j.timer.unref();
@@ -96,6 +106,43 @@ export class Journal {
 
   get error(): Error | undefined {
     return this.failure;
+  }
+
+  /**
+   * The file position where a record appended now will be written, or before it (its batch's
+   * start): a reader scanning from here meets it.
+   */
+  get position(): number {
+    return this.size;
+  }
+
+  /**
+   * Reads the records written from `position` on, in order, until `visit` returns false or the
+   * written end is reached (records still queued are not in the file yet).
+   */
+  readFrom(position: number, visit: (r: JournalRecord) => boolean): void {
+    const fd = openSync(this.path, 'r');
+    try {
+      // Small reads: a reader usually wants a few records near `position`.
+      const chunk = Buffer.allocUnsafe(64 << 10);
+      let carry: Buffer = Buffer.alloc(0);
+      let pos = position;
+      const end = this.size;
+      while (pos < end) {
+        const n = readSync(fd, chunk, 0, Math.min(chunk.length, end - pos), pos);
+        if (n === 0) break;
+        pos += n;
+        const buf = carry.length ? Buffer.concat([carry, chunk.subarray(0, n)]) : chunk.subarray(0, n);
+        let start = 0;
+        for (let nl = buf.indexOf(NEWLINE, start); nl >= 0; nl = buf.indexOf(NEWLINE, start)) {
+          if (!visit(JSON.parse(buf.toString('utf8', start, nl)) as JournalRecord)) return;
+          start = nl + 1;
+        }
+        carry = Buffer.from(buf.subarray(start));
+      }
+    } finally {
+      closeSync(fd);
+    }
   }
 
   /** Queues one record (`line` is its JSON, no newline); `done` runs once it is written, or with the error. */
@@ -137,6 +184,7 @@ export class Journal {
     if (!err) {
       try {
         for (let off = 0; off < data.length;) off += writeSync(this.fd, data, off);
+        this.size += data.length;
         if (this.fsync === 'always') fdatasyncSync(this.fd);
         else this.dirty = true;
       } catch (e) {
@@ -158,7 +206,7 @@ export class Journal {
     });
   }
 
-  private replay(onRecord: (r: JournalRecord) => void): void {
+  private replay(onRecord: (r: JournalRecord, position: number) => void): void {
     let fd: number;
     try {
       fd = openSync(this.path, 'r+');
@@ -187,7 +235,7 @@ export class Journal {
             torn = true;
             break;
           }
-          onRecord(record);
+          onRecord(record, pos + start);
           count++;
           start = nl + 1;
           good = pos + start;

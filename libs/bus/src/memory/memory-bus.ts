@@ -29,6 +29,23 @@ export interface MemoryBusOptions extends BusConfig {
    * values that do not survive JSON (Dates, BigInts, class instances) in tests, at a cost in speed.
    */
   cloneValues?: boolean;
+  /**
+   * With a journal, the messages per partition held in memory (the newest; at most twice as many
+   * before the oldest are dropped in bulk): a reader further behind (a seek back to a snapshot, a
+   * new group from the start) reads them back from the journal. Default 5,000 (BUS_MEMORY_RETAIN).
+   * Without a journal every message stays in memory.
+   */
+  retain?: number;
+}
+
+const DEFAULT_RETAIN = 5_000;
+/** Every this many offsets of a partition, the journal position of its record is kept (the index). */
+const INDEX_EVERY = 64;
+
+/** Where in the journal a partition's records are: position of the batch or line holding every INDEX_EVERY-th offset. */
+interface JournalIndex {
+  offsets: number[];
+  positions: number[];
 }
 
 /**
@@ -55,6 +72,7 @@ export class MemoryBus extends Bus {
   private readonly logger: BusLogger;
   private readonly instanceId = randomUUID();
   private readonly journaledTopics = new Map<string, number>();
+  private readonly index = new Map<PartitionLog, JournalIndex>();
   private journal?: Journal;
   private connected = false;
 
@@ -63,13 +81,55 @@ export class MemoryBus extends Bus {
     this.logger = busLogger(options);
     this.retry = options.retry;
     for (const [name, count] of Object.entries(options.topics))
-      this.topics.set(name, new TopicLog(name, count));
+      this.topics.set(name, this.newTopic(name, count));
+  }
+
+  private newTopic(name: string, count: number): TopicLog {
+    if (!this.options.journal) return new TopicLog(name, count);
+    return new TopicLog(name, count, this.options.retain ?? DEFAULT_RETAIN, (log, from, to) =>
+      this.readOlder(log, from, to),
+    );
+  }
+
+  /** Keeps where `offset` of `log` is in the journal, for every INDEX_EVERY-th offset. */
+  private indexAt(log: PartitionLog, offset: number, position: number): void {
+    if (offset % INDEX_EVERY !== 0) return;
+    let ix = this.index.get(log);
+    if (!ix) this.index.set(log, (ix = { offsets: [], positions: [] }));
+    ix.offsets.push(offset);
+    ix.positions.push(position);
+  }
+
+  /** Messages `[from, to)` of `log` read back from the journal (dropped from memory). */
+  private readOlder(log: PartitionLog, from: number, to: number): BusMessage[] {
+    const journal = this.journal;
+    const ix = this.index.get(log);
+    if (!journal || !ix) return [];
+    // The last indexed offset at or before `from`: its record is at or after that position.
+    let lo = 0;
+    let hi = ix.offsets.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (ix.offsets[mid]! <= from) lo = mid;
+      else hi = mid - 1;
+    }
+    if (ix.offsets[lo] === undefined || ix.offsets[lo]! > from) return [];
+    const out: BusMessage[] = [];
+    journal.readFrom(ix.positions[lo]!, (r) => {
+      if (r[0] !== 'm' || r[1] !== log.topic || r[2] !== log.partition) return true;
+      const offset = r[3];
+      if (offset >= from && offset < to) out.push(messageOf(r));
+      return offset < to - 1;
+    });
+    return out;
   }
 
   async connect(): Promise<void> {
     if (this.connected) return;
     if (this.options.journal) {
-      this.journal = Journal.open(this.options.journal, this.logger, (r) => this.restore(r));
+      this.journal = Journal.open(this.options.journal, this.logger, (r, position) =>
+        this.restore(r, position),
+      );
       for (const [name, count] of Object.entries(this.options.topics)) {
         if (!this.journaledTopics.has(name)) this.journal.append(JSON.stringify(['t', name, count]), noop);
       }
@@ -89,6 +149,7 @@ export class MemoryBus extends Bus {
     const log = t.partitions[partition]!;
     const offset = log.end++;
     const timestamp = Date.now();
+    if (this.journal) this.indexAt(log, offset, this.journal.position);
     const message: BusMessage = {
       topic,
       partition,
@@ -164,7 +225,7 @@ export class MemoryBus extends Bus {
     return this.topicLog(topic).partitions.map((log, partition) => ({
       topic,
       partition,
-      offset: String(log.messages.length),
+      offset: String(log.visibleEnd),
     }));
   }
 
@@ -210,7 +271,7 @@ export class MemoryBus extends Bus {
     );
   }
 
-  private restore(r: JournalRecord): void {
+  private restore(r: JournalRecord, position: number): void {
     switch (r[0]) {
       case 't': {
         const [, name, count] = r;
@@ -221,26 +282,17 @@ export class MemoryBus extends Bus {
           );
         }
         this.journaledTopics.set(name, count);
-        if (!this.topics.has(name)) this.topics.set(name, new TopicLog(name, count));
+        if (!this.topics.has(name)) this.topics.set(name, this.newTopic(name, count));
         return;
       }
       case 'm': {
-        const [, topic, partition, offset, key, value, headers, timestamp] = r;
+        const [, topic, partition, offset] = r;
         const log = this.partitionLog(topic, partition);
-        if (offset !== log.messages.length) {
-          throw new Error(
-            `bus journal: ${topic}/${partition} offset ${offset} after ${log.messages.length - 1}`,
-          );
+        if (offset !== log.visibleEnd) {
+          throw new Error(`bus journal: ${topic}/${partition} offset ${offset} after ${log.visibleEnd - 1}`);
         }
-        log.messages.push({
-          topic,
-          partition,
-          offset: String(offset),
-          key,
-          value,
-          headers: headers || EMPTY_HEADERS,
-          timestamp,
-        });
+        this.indexAt(log, offset, position);
+        log.hold(messageOf(r));
         log.end = offset + 1;
         return;
       }
@@ -258,3 +310,17 @@ export class MemoryBus extends Bus {
 }
 
 function noop(): void {}
+
+/** The message a journal record holds (values as JSON gives them back, like after a restart). */
+function messageOf(r: Extract<JournalRecord, ['m', ...unknown[]]>): BusMessage {
+  const [, topic, partition, offset, key, value, headers, timestamp] = r;
+  return {
+    topic,
+    partition,
+    offset: String(offset),
+    key,
+    value,
+    headers: headers || EMPTY_HEADERS,
+    timestamp,
+  };
+}

@@ -23,18 +23,45 @@ const YIELD_EVERY = 4096;
 
 export const tpKey = (topic: string, partition: number) => `${topic}\u0000${partition}`;
 
+/** Reads messages `[from, to)` that were dropped from memory (from the journal), in order. */
+export type OlderReader = (log: PartitionLog, from: number, to: number) => BusMessage[];
+
 export class PartitionLog {
-  /** Visible messages; messages[i].offset === String(i). */
-  readonly messages: BusMessage[] = [];
-  /** Next offset to hand out (ahead of messages.length while journal writes are in flight). */
+  /** Offset of `messages[0]`: older messages were dropped from memory (`retain`). */
+  base = 0;
+  /** Visible messages held in memory; messages[i].offset === String(base + i). */
+  messages: BusMessage[] = [];
+  /** Next offset to hand out (ahead of the visible end while journal writes are in flight). */
   end = 0;
   private waiting: Cursor[] = [];
   private spare: Cursor[] = [];
 
-  constructor(readonly topic: string) {}
+  /**
+   * `retain`: with a journal to read older messages from (`older`), at most about twice this many
+   * are held in memory (the oldest are dropped in bulk once there are twice as many); without one,
+   * every message stays.
+   */
+  constructor(
+    readonly topic: string,
+    readonly partition: number,
+    readonly retain = Infinity,
+    readonly older?: OlderReader,
+  ) {}
+
+  /** The offset after the last visible message. */
+  get visibleEnd(): number {
+    return this.base + this.messages.length;
+  }
+
+  /** Visible messages `[from, to)`, from memory or, below `base`, from the journal. */
+  read(from: number, to: number): BusMessage[] {
+    if (from >= this.base) return this.messages.slice(from - this.base, to - this.base);
+    if (!this.older) throw new Error(`${this.topic}: offset ${from} is no longer held`);
+    return this.older(this, from, Math.min(to, this.base));
+  }
 
   append(message: BusMessage, taps: ((m: BusMessage) => void)[]): void {
-    this.messages.push(message);
+    this.hold(message);
     if (this.waiting.length) {
       const woken = this.waiting;
       this.waiting = this.spare;
@@ -43,6 +70,16 @@ export class PartitionLog {
       this.spare = woken;
     }
     for (let i = 0; i < taps.length; i++) taps[i]!(message);
+  }
+
+  /** Adds the next visible message (a journal replay has no reader to wake yet). */
+  hold(message: BusMessage): void {
+    this.messages.push(message);
+    if (this.older && this.messages.length >= 2 * this.retain) {
+      const drop = this.messages.length - this.retain;
+      this.messages = this.messages.slice(drop);
+      this.base += drop;
+    }
   }
 
   wait(cursor: Cursor): void {
@@ -58,9 +95,11 @@ export class TopicLog {
   constructor(
     readonly name: string,
     count: number,
+    retain = Infinity,
+    older?: OlderReader,
   ) {
     this.partitioner = new KeyPartitioner(count);
-    this.partitions = Array.from({ length: count }, () => new PartitionLog(name));
+    this.partitions = Array.from({ length: count }, (_, p) => new PartitionLog(name, p, retain, older));
   }
 }
 
@@ -121,13 +160,13 @@ class Cursor {
   private async run(): Promise<void> {
     this.running = true;
     const log = this.log;
-    const messages = log.messages;
     const { handler, batchHandler } = this.member;
     let streak = 0;
     try {
       while (!this.stopped) {
         const pos = this.position;
-        if (pos >= messages.length) {
+        const visible = log.visibleEnd;
+        if (pos >= visible) {
           if (!this.waiting) {
             this.waiting = true;
             log.wait(this);
@@ -135,9 +174,20 @@ class Cursor {
           break;
         }
         const epoch = this.epoch;
-        const end = batchHandler ? Math.min(messages.length, pos + this.member.maxBatch) : pos + 1;
+        let end = batchHandler ? Math.min(visible, pos + this.member.maxBatch) : pos + 1;
         try {
-          const r = batchHandler ? batchHandler(messages.slice(pos, end)) : handler!(messages[pos]!);
+          let r: unknown;
+          if (pos >= log.base) {
+            const messages = log.messages;
+            const at = pos - log.base;
+            r = batchHandler ? batchHandler(messages.slice(at, at + end - pos)) : handler!(messages[at]!);
+          } else {
+            // Dropped from memory: read back from the journal (a seek or a new group behind).
+            const older = log.read(pos, end);
+            if (older.length === 0) throw new Error(`offset ${pos} is in neither memory nor the journal`);
+            end = pos + older.length;
+            r = batchHandler ? batchHandler(older) : handler!(older[0]!);
+          }
           if (r !== undefined) await r;
         } catch (e) {
           this.attempt++;

@@ -68,6 +68,9 @@ export const envSchema = z
       .min(1000)
       .max(7 * 86_400_000)
       .default(86_400_000),
+    // Embedded bus (journaled): messages per partition held in memory; older ones are read back
+    // from the journal by the rare reader that needs them (a seek back, a new group from the start).
+    BUS_MEMORY_RETAIN: z.coerce.number().int().min(1).max(10_000_000).default(5_000),
     // History projection: after a turn smaller than a full batch, wait this long before the next,
     // so account events are written to Postgres in fewer, larger transactions.
     HISTORY_BATCH_MS: z.coerce.number().int().min(0).max(10_000).default(50),
