@@ -1,3 +1,4 @@
+export * from './eventually';
 export * from './free-port';
 export * from './exchange-process';
 export * from './http-client';

@@ -1,15 +1,7 @@
+import { eventually } from '@perp/testing';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
 import { openCountingSocket } from './frame-counter';
-
-/** Resolves once `check` holds, polling; rejects after 5 s. */
-async function until(check: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 describe('the streams benchmark frame counter', () => {
   let server: WebSocketServer;
@@ -38,7 +30,7 @@ describe('the streams benchmark frame counter', () => {
       ws.close(4008, 'slow client');
     });
     const c = await openCountingSocket(url, '127.0.0.1');
-    await until(() => c.closed !== undefined);
+    await eventually(() => c.closed !== undefined);
     expect(c.frames).toBe(2 * sent.length);
     expect(pongs).toEqual(['are you there']);
     expect(c.closed).toBe('4008 slow client');
@@ -61,7 +53,7 @@ describe('the streams benchmark frame counter', () => {
       }, 1);
     });
     const c = await openCountingSocket(url, '127.0.0.1');
-    await until(() => c.frames === 2);
+    await eventually(() => c.frames === 2);
     expect(c.closed).toBeUndefined();
     c.terminate();
   });

@@ -77,19 +77,25 @@ describe('KafkaBus on the librdkafka mock cluster: slow produce, members kafkajs
     await mock?.stop();
   });
 
-  it('says "published" for the request the broker holds and "never published" for one still queued, which is never sent', async () => {
+  /** A bus with a fresh command topic and reply topic (`<name>-cmd-…`, `<name>-replies-…`) and an eager reply listener. */
+  const requestBus = (name: string) => {
     const suffix = Date.now().toString(36);
-    const cmd = `slow-cmd-${suffix}`;
-    const replies = `slow-replies-${suffix}`;
+    const cmd = `${name}-cmd-${suffix}`;
+    const replies = `${name}-replies-${suffix}`;
     const bus = new KafkaBus({
       brokers: mock.brokers,
-      clientId: 'slow-produce',
+      clientId: name,
       topics: { [cmd]: 1, [replies]: 1 },
       replyTopic: replies,
       eagerReplyListener: true,
       logger,
       consumer: MOCK_TUNING,
     });
+    return { suffix, cmd, bus };
+  };
+
+  it('says "published" for the request the broker holds and "never published" for one still queued, which is never sent', async () => {
+    const { suffix, cmd, bus } = requestBus('slow');
     await bus.connect();
     await bus.joined();
     try {
@@ -143,18 +149,7 @@ describe('KafkaBus on the librdkafka mock cluster: slow produce, members kafkajs
   }, 40_000);
 
   it('connect() does not wait for the eager reply listener: joined() does, and a group joined meanwhile forms beside it', async () => {
-    const suffix = Date.now().toString(36);
-    const cmd = `eager-cmd-${suffix}`;
-    const replies = `eager-replies-${suffix}`;
-    const bus = new KafkaBus({
-      brokers: mock.brokers,
-      clientId: 'eager',
-      topics: { [cmd]: 1, [replies]: 1 },
-      replyTopic: replies,
-      eagerReplyListener: true,
-      logger,
-      consumer: MOCK_TUNING,
-    });
+    const { suffix, cmd, bus } = requestBus('eager');
     await bus.connect();
     try {
       let listenerJoined = false;

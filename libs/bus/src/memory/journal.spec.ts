@@ -11,6 +11,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { transformFileSync } from '@swc/core';
+import { eventually } from '@perp/testing';
 import type { BusMessage, PublishResult } from '../bus';
 import { silentLogger } from '../logger';
 import { IN_PROCESS_VALUE, MemoryBus, type MemoryBusOptions } from './memory-bus';
@@ -20,14 +21,6 @@ const TOPICS = { orders: 4, events: 2 };
 
 function collect(bus: MemoryBus, groupId: string, topics: string[], into: BusMessage[]) {
   return bus.subscribe({ groupId, topics, handler: (m) => void into.push(m) });
-}
-
-async function eventually(condition: () => boolean, ms = 5_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not reached');
-    await new Promise((r) => setTimeout(r, 5));
-  }
 }
 
 describe('MemoryBus journal', () => {

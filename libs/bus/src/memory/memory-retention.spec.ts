@@ -1,3 +1,4 @@
+import { eventually } from '@perp/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,15 +6,6 @@ import type { BusMessage } from '../bus';
 import { silentLogger } from '../logger';
 import { Journal } from './journal';
 import { MemoryBus } from './memory-bus';
-
-/** Resolves once `check` holds, polling; rejects after 5 s. */
-async function until(check: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 2));
-  }
-}
 
 describe('MemoryBus retention: the newest messages in memory, older ones read back from the journal', () => {
   let dir: string;
@@ -56,7 +48,7 @@ describe('MemoryBus retention: the newest messages in memory, older ones read ba
       batchHandler: (ms) => void got.push(...ms),
       maxBatch: 7,
     });
-    await until(() => got.length >= count);
+    await eventually(() => got.length >= count);
     await sub.close();
     return got;
   };
@@ -89,15 +81,15 @@ describe('MemoryBus retention: the newest messages in memory, older ones read ba
       batchHandler: (ms) => void got.push(...ms),
     });
     await publishMany(bus, 0, 60);
-    await until(() => got.length === 60);
+    await eventually(() => got.length === 60);
     const p = partitionOfA(bus);
     got.length = 0;
     sub.seek({ topic: 't', partition: p, offset: '3' });
-    await until(() => got.length === 57);
+    await eventually(() => got.length === 57);
     expectInOrder(got, 3, 60, p);
     // Live messages after the replay still arrive once each.
     await publishMany(bus, 60, 70);
-    await until(() => got.length === 67);
+    await eventually(() => got.length === 67);
     expectInOrder(got, 3, 70, p);
     await sub.close();
     await bus.close();
@@ -117,7 +109,7 @@ describe('MemoryBus retention: the newest messages in memory, older ones read ba
       },
     });
     await publishMany(bus, 0, 40);
-    await until(() => first.length === 40);
+    await eventually(() => first.length === 40);
     await sub.close();
     await bus.close();
 
@@ -132,7 +124,7 @@ describe('MemoryBus retention: the newest messages in memory, older ones read ba
       batchHandler: (ms) => void resumed.push(...ms.map((m) => m.value.i)),
     });
     await publishMany(bus, 40, 45);
-    await until(() => resumed.length === 5);
+    await eventually(() => resumed.length === 5);
     expect(resumed).toEqual([40, 41, 42, 43, 44]);
     await sub.close();
     expectInOrder(await readAll(bus, 'late', 45), 0, 45, p);
