@@ -351,9 +351,10 @@ async function bareRows(repoRoot: string): Promise<Row[]> {
 
 /**
  * Per exchange row kind, the exchange's V8 heap in use (its /metrics) before and after the order
- * rows, and the growth per answered order: what the rows left held (the memory bus keeps every
- * message, see README). Garbage not yet collected is in both readings; over a full run's tens of
- * thousands of orders what is held outweighs it, over the short mode's two thousand it does not.
+ * rows, and the growth per answered order: a leak shows as a steady figure (the memory bus keeping
+ * every message showed 12-19 KiB per order). Garbage not yet collected is in both readings, a few
+ * KiB per order in a full run and more in the short mode's two thousand orders; `BENCH_HEAP_PROF`
+ * tells what is held.
  */
 const heapGrowth: Partial<
   Record<ServerKind, { beforeMiB: number; afterMiB: number; orders: number; growthKiBPerOrder: number }>
