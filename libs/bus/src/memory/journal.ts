@@ -124,22 +124,7 @@ export class Journal {
     const fd = openSync(this.path, 'r');
     try {
       // Small reads: a reader usually wants a few records near `position`.
-      const chunk = Buffer.allocUnsafe(64 << 10);
-      let carry: Buffer = Buffer.alloc(0);
-      let pos = position;
-      const end = this.size;
-      while (pos < end) {
-        const n = readSync(fd, chunk, 0, Math.min(chunk.length, end - pos), pos);
-        if (n === 0) break;
-        pos += n;
-        const buf = carry.length ? Buffer.concat([carry, chunk.subarray(0, n)]) : chunk.subarray(0, n);
-        let start = 0;
-        for (let nl = buf.indexOf(NEWLINE, start); nl >= 0; nl = buf.indexOf(NEWLINE, start)) {
-          if (!visit(JSON.parse(buf.toString('utf8', start, nl)) as JournalRecord)) return;
-          start = nl + 1;
-        }
-        carry = Buffer.from(buf.subarray(start));
-      }
+      eachLine(fd, position, this.size, 64 << 10, (text) => visit(JSON.parse(text) as JournalRecord));
     } finally {
       closeSync(fd);
     }
@@ -216,34 +201,20 @@ export class Journal {
     }
     try {
       const size = fstatSync(fd).size;
-      const chunk = Buffer.allocUnsafe(READ_CHUNK);
-      let carry: Buffer = Buffer.alloc(0);
-      let pos = 0; // file position of carry[0]
       let good = 0; // end of the last complete, valid record
       let count = 0;
-      let torn = false;
-      while (!torn) {
-        const n = readSync(fd, chunk, 0, chunk.length, pos + carry.length);
-        if (n === 0) break;
-        const buf = carry.length ? Buffer.concat([carry, chunk.subarray(0, n)]) : chunk.subarray(0, n);
-        let start = 0;
-        for (let nl = buf.indexOf(NEWLINE, start); nl >= 0; nl = buf.indexOf(NEWLINE, start)) {
-          let record: JournalRecord;
-          try {
-            record = JSON.parse(buf.toString('utf8', start, nl)) as JournalRecord;
-          } catch {
-            torn = true;
-            break;
-          }
-          onRecord(record, pos + start);
-          count++;
-          start = nl + 1;
-          good = pos + start;
+      eachLine(fd, 0, size, READ_CHUNK, (text, position, next) => {
+        let record: JournalRecord;
+        try {
+          record = JSON.parse(text) as JournalRecord;
+        } catch {
+          return false; // torn: cut off below
         }
-        if (torn) break;
-        carry = Buffer.from(buf.subarray(start));
-        pos += start;
-      }
+        onRecord(record, position);
+        count++;
+        good = next;
+        return true;
+      });
       if (good < size) {
         // Written but never acknowledged (kill mid-write), or never synced (machine crash).
         this.logger.warn(`bus journal ${this.path}: dropping ${size - good} bytes of torn tail`);
@@ -275,6 +246,36 @@ export class Journal {
     } catch {
       /* already gone */
     }
+  }
+}
+
+/**
+ * Calls `onLine` with the text of each complete line of `fd` in `[from, end)`, its position and the
+ * position after its newline, in order, until it returns false; reads `chunkSize` bytes at a time.
+ * Bytes after the last newline are not a line.
+ */
+function eachLine(
+  fd: number,
+  from: number,
+  end: number,
+  chunkSize: number,
+  onLine: (text: string, position: number, next: number) => boolean,
+): void {
+  const chunk = Buffer.allocUnsafe(chunkSize);
+  let carry: Buffer = Buffer.alloc(0);
+  let pos = from; // file position of carry[0]
+  while (pos + carry.length < end) {
+    const at = pos + carry.length;
+    const n = readSync(fd, chunk, 0, Math.min(chunk.length, end - at), at);
+    if (n === 0) return;
+    const buf = carry.length ? Buffer.concat([carry, chunk.subarray(0, n)]) : chunk.subarray(0, n);
+    let start = 0;
+    for (let nl = buf.indexOf(NEWLINE); nl >= 0; nl = buf.indexOf(NEWLINE, start)) {
+      if (!onLine(buf.toString('utf8', start, nl), pos + start, pos + nl + 1)) return;
+      start = nl + 1;
+    }
+    carry = Buffer.from(buf.subarray(start));
+    pos += start;
   }
 }
 
