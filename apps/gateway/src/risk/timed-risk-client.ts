@@ -18,14 +18,14 @@ export class TimedRiskClient extends RiskClient {
   }
 
   override async send(body: RiskCommandBody, time?: number): Promise<RiskOutcome> {
-    const done = this.metrics.commandDuration.startTimer({ command: body.type });
+    const start = performance.now();
     let outcome = 'failed';
     try {
       const answer = await super.send(body, time);
       outcome = answer.ok ? 'ok' : 'unavailable' in answer ? 'unanswered' : 'refused';
       return answer;
     } finally {
-      done({ outcome });
+      this.metrics.commandTally.observe({ command: body.type, outcome }, (performance.now() - start) / 1000);
     }
   }
 }

@@ -60,4 +60,25 @@ describe('HistogramTally', () => {
     const tally = new HistogramTally(histogram(new Registry()));
     expect(() => tally.series({ route: '/a', status: '200' })(Number.NaN)).toThrow(TypeError);
   });
+
+  it('observes by label set, one series per set, the same as observing each value', async () => {
+    const plainRegistry = new Registry();
+    const plain = histogram(plainRegistry);
+    const talliedRegistry = new Registry();
+    let tally: HistogramTally | undefined = undefined;
+    tally = new HistogramTally(histogram(talliedRegistry, () => tally!));
+    const sets = [
+      { route: '/a', status: '200' },
+      { route: '/a', status: '400' },
+      { status: '200', route: '/a' }, // another key order: the same series
+      { route: '/b', status: '200' },
+    ];
+    for (const [i, v] of values.entries()) {
+      const labels = sets[i % sets.length]!;
+      plain.observe(labels, v);
+      tally.observe(labels, v);
+    }
+    expect(await lines(talliedRegistry)).toEqual(await lines(plainRegistry));
+    expect(await talliedRegistry.metrics()).toContain('h_seconds_count{route="/a",status="200"} 4');
+  });
 });

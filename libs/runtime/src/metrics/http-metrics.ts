@@ -8,7 +8,7 @@ import type { Metrics } from './metrics';
  */
 export function instrumentHttp(fastify: FastifyInstance, metrics: Metrics): void {
   fastify.addHook('onResponse', (request, reply, done) => {
-    metrics.httpRequestDuration.observe(
+    metrics.httpRequestTally.observe(
       {
         method: request.method,
         route: request.routeOptions.url ?? 'unmatched',

@@ -41,7 +41,11 @@ export class Metrics {
     labelNames: ['command', 'outcome'] as const,
     buckets: LATENCY_BUCKETS,
     registers: [this.registry],
+    collect: (): void => this.commandTally.flush(),
   });
+
+  /** Series of commandDuration counted in place (every order observes one). */
+  readonly commandTally: HistogramTally = new HistogramTally(this.commandDuration);
 
   readonly busBatchSize = new Histogram({
     name: 'perp_bus_batch_size_messages',
@@ -49,7 +53,11 @@ export class Metrics {
     labelNames: ['group', 'topic', 'partition'] as const,
     buckets: BATCH_BUCKETS,
     registers: [this.registry],
+    collect: (): void => this.busBatchTally.flush(),
   });
+
+  /** Series of busBatchSize counted in place (every turn of every stage observes one). */
+  private readonly busBatchTally: HistogramTally = new HistogramTally(this.busBatchSize);
 
   readonly busConsumerLag = this.sampledGauge(
     'perp_bus_consumer_lag_messages',
@@ -102,10 +110,8 @@ export class Metrics {
    * (group, topic, partition), and the reader of consumer lag.
    */
   readonly consumers = {
-    partition: (group: string, topic: string, partition: number) => {
-      const child = this.busBatchSize.labels(group, topic, String(partition));
-      return (size: number) => child.observe(size);
-    },
+    partition: (group: string, topic: string, partition: number) =>
+      this.busBatchTally.series({ group, topic, partition: String(partition) }),
     lag: (read: () => Promise<readonly ConsumerLag[]>) =>
       this.busConsumerLag.add(async () =>
         (await read()).map(({ lag, ...labels }) => ({ labels, value: lag })),
