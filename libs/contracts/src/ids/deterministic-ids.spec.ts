@@ -30,6 +30,13 @@ describe('deterministic ids', () => {
     expect(userIdForAddress('0xABCdef0123456789abcdef0123456789ABCDEF01')).toBe(id);
     expect(userIdForAddress('0xabcdef0123456789abcdef0123456789abcdef01')).toBe(id);
     expect(stableUuid('user:0xabcdef0123456789abcdef0123456789abcdef01')).toBe(id);
+    // Asked again (remembered) and after many other addresses (the memory cleared): the same id.
+    expect(userIdForAddress('0xABCdef0123456789abcdef0123456789ABCDEF01')).toBe(id);
+    for (let i = 0; i < 10_001; i++) userIdForAddress(`0x${i.toString(16).padStart(40, '0')}`);
+    expect(userIdForAddress('0xabcdef0123456789abcdef0123456789abcdef01')).toBe(id);
+    expect(userIdForAddress(`0x${(7).toString(16).padStart(40, '0')}`)).toBe(
+      stableUuid(`user:0x${(7).toString(16).padStart(40, '0')}`),
+    );
   });
 
   it('keeps the two namespaces apart', () => {

@@ -1,4 +1,4 @@
-import { v5 as uuidv5 } from 'uuid';
+import { parse as parseUuid, v5 as uuidv5 } from 'uuid';
 
 /**
  * Every id derived from something deterministic: output ids from log places, UUIDs (v5) from
@@ -6,10 +6,14 @@ import { v5 as uuidv5 } from 'uuid';
  * change a namespace or a name's shape (the spec pins values).
  */
 
+// Namespaces as bytes: uuid parses a namespace given as text on every call (twice).
 /** Namespace of the UUIDs derived from message ids (trade and income ids). */
-const MESSAGE_NAMESPACE = '8f6c2a7e-4b1d-5e39-a0c4-71d2e9b35f18';
+const MESSAGE_NAMESPACE = parseUuid('8f6c2a7e-4b1d-5e39-a0c4-71d2e9b35f18');
 /** Namespace of the UUIDs of named rows (users, and rows named after the event they come from). */
-const NAME_NAMESPACE = '3d0f5c1e-8a51-4c55-9f0e-2b6f6a1d7e42';
+const NAME_NAMESPACE = parseUuid('3d0f5c1e-8a51-4c55-9f0e-2b6f6a1d7e42');
+/** Most user ids remembered: projections derive one per row, from a few active addresses. */
+const USER_IDS_KEPT = 10_000;
+const userIds = new Map<string, string>();
 
 /** A deterministic UUID (v5) from an event id: a replay gives the same record the same id. */
 export function deterministicUuid(name: string): string {
@@ -26,7 +30,13 @@ export function stableUuid(name: string): string {
 
 /** A user's id is a function of the wallet address: projections keyed by address need no lookup. */
 export function userIdForAddress(address: string): string {
-  return stableUuid(`user:${address.toLowerCase()}`);
+  let id = userIds.get(address);
+  if (id === undefined) {
+    id = stableUuid(`user:${address.toLowerCase()}`);
+    if (userIds.size >= USER_IDS_KEPT) userIds.clear();
+    userIds.set(address, id);
+  }
+  return id;
 }
 
 /** The id of the `index`-th output of the input at (topic, partition, offset). */
