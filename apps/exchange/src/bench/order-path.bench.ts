@@ -181,11 +181,14 @@ const flowCannon = (
   });
 
 type OrderRowKind = 'c1' | 'c32' | 'paced' | 'pacedAutocannon';
+/** `BENCH_ORDER_KINDS=c1,paced` keeps only those order rows (profiling one of them). */
+const ORDER_KINDS = process.env.BENCH_ORDER_KINDS?.split(',');
+const only = (kinds: OrderRowKind[]) => kinds.filter((k) => !ORDER_KINDS || ORDER_KINDS.includes(k));
 const ORDER_ROWS: Record<ServerKind, OrderRowKind[]> = {
-  bare: CLUSTER && !ORDERS ? ['c32'] : ['c1', 'c32'],
-  embedded: ['c1', 'c32', 'paced', 'pacedAutocannon'],
+  bare: only(CLUSTER && !ORDERS ? ['c32'] : ['c1', 'c32']),
+  embedded: only(['c1', 'c32', 'paced', 'pacedAutocannon']),
   // Short mode keeps the Postgres run to the rows that differ most from the embedded ones.
-  postgres: SHORT ? ['c32', 'paced'] : ['c1', 'c32', 'paced', 'pacedAutocannon'],
+  postgres: only(SHORT ? ['c32', 'paced'] : ['c1', 'c32', 'paced', 'pacedAutocannon']),
   // Its own rows: clusterRows.
   cluster: [],
 };
@@ -533,6 +536,8 @@ async function main(): Promise<number> {
       ? { ok: false as const, reason: `BENCH_ROWS=${ROWS}` }
       : await freshBenchDatabase(process.env.BENCH_DATABASE_URL ?? DEFAULT_BENCH_DATABASE_URL);
   if (!ORDERS) skipped.push({ server: 'postgres', reason: `BENCH_ROWS=${ROWS}` });
+  else if (ORDER_ROWS.postgres.length === 0)
+    skipped.push({ server: 'postgres', reason: `BENCH_ORDER_KINDS=${ORDER_KINDS?.join(',')}` });
   else if (db.ok) rows.push(...(await exchangeRows('postgres', repoRoot, db.url)));
   else {
     skipped.push({ server: 'postgres', reason: db.reason });
