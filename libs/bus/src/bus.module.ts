@@ -71,7 +71,12 @@ export function createBus(config: AppConfig, options: BusModuleOptions, presence
     options.journal === false
       ? undefined
       : { dir: join(config.dataDir, 'bus'), ...(options.journal === true ? {} : options.journal) };
-  return new MemoryBus({ ...common, journal, retain: config.BUS_MEMORY_RETAIN });
+  return new MemoryBus({
+    ...common,
+    journal,
+    retain: config.BUS_MEMORY_RETAIN,
+    backgroundMaxDelayMs: config.BUS_MEMORY_BACKGROUND_MS,
+  });
 }
 
 const BUS_PRESENCE = Symbol('BUS_PRESENCE');

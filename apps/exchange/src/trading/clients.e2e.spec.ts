@@ -208,7 +208,13 @@ describe('Binance USDⓈ-M clients trading on the embedded exchange', () => {
       expect(bid2.status).toBe('NEW');
       const sell2 = await ud.submitNewOrder({ symbol: BTC, side: 'SELL', type: 'MARKET', quantity: 0.1 });
       expect(sell2).toMatchObject({ status: 'FILLED', executedQty: '0.100', avgPrice: '52000' });
-      // The mark moves at the next index tick: median(price 1 = index, index + basis, last 52000) = 52000.
+      // The mark moves at the next index tick: median(price 1 = index, index + basis, last 52000) = 52000,
+      // with the last price as market data projected it (it runs after the order path's replies).
+      await eventually(
+        async () =>
+          (await fetch(`${ex.url}/fapi/v1/ticker/price?symbol=${BTC}`)).json() as Promise<{ price: string }>,
+        (t) => t.price === '52000.0',
+      );
       await index('52000');
     });
 

@@ -77,6 +77,7 @@ export class UserFeed implements OnModuleInit, OnApplicationBootstrap, OnModuleD
         groupId: this.groupId,
         topics: [TOPIC],
         start: 'latest',
+        background: true,
         batchHandler: (ms) => this.onAccountEvents(ms),
       }),
     ]);

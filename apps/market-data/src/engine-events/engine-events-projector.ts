@@ -25,6 +25,7 @@ export abstract class EngineEventsProjector implements OnApplicationBootstrap, O
     this.subscription = await this.bus.subscribe({
       groupId: this.groupId,
       topics: [TOPICS.engineEvents.name],
+      background: true,
       batchHandler: (ms) => this.handleTurn(ms),
     });
   }

@@ -41,6 +41,7 @@ export class PriceCandlesProjector implements OnApplicationBootstrap, OnModuleDe
       forget: (p) => this.states.delete(p),
       batchHandler: (ms) => this.handleTurn(ms),
       maxBatch: MAX_TURN,
+      background: true,
     });
   }
 

@@ -57,6 +57,7 @@ export class PublicMarketProjector implements OnApplicationBootstrap, OnModuleDe
     this.subscription = await this.bus.subscribe({
       groupId: PUBLIC_MARKET_CONSUMER,
       topics: [TOPICS.engineEvents.name],
+      background: true,
       batchHandler: (ms) => this.handleTurn(ms),
       maxBatch: MAX_TURN,
       onAssigned: resumeAtMark(this.marks, PUBLIC_MARKET_CONSUMER, (p) => this.states.delete(p)),

@@ -73,6 +73,7 @@ export class HistoryProjector implements OnApplicationBootstrap, OnModuleDestroy
     this.subscription = await this.bus.subscribe({
       groupId: HISTORY_GROUP,
       topics: [TOPICS.accountEvents.name],
+      background: true,
       batchHandler: (ms) => this.handleTurn(ms),
       maxBatch: MAX_TURN,
       onAssigned: resumeAtMark(this.marks, HISTORY_CONSUMER),

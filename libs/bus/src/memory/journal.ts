@@ -71,6 +71,7 @@ export class Journal {
   private constructor(
     private readonly options: JournalOptions,
     private readonly logger: BusLogger,
+    private readonly onFlushed: () => void,
   ) {
     this.fsync = options.fsync ?? 'interval';
     this.path = join(options.dir, FILE);
@@ -79,14 +80,16 @@ export class Journal {
 
   /**
    * Takes the directory's lock, replays every record through `onRecord` (with the file position of
-   * its line), then opens for appending.
+   * its line), then opens for appending. `onFlushed` runs after each batch is written and its
+   * callbacks have run.
    */
   static open(
     options: JournalOptions,
     logger: BusLogger,
     onRecord: (r: JournalRecord, position: number) => void,
+    onFlushed: () => void = () => undefined,
   ): Journal {
-    const j = new Journal(options, logger);
+    const j = new Journal(options, logger, onFlushed);
     mkdirSync(options.dir, { recursive: true });
     j.lock();
     try {
@@ -106,6 +109,11 @@ export class Journal {
 
   get error(): Error | undefined {
     return this.failure;
+  }
+
+  /** Records are queued and not yet written (their messages not yet delivered). */
+  get busy(): boolean {
+    return this.pending.length > 0;
   }
 
   /**
@@ -179,6 +187,7 @@ export class Journal {
       }
     }
     for (const done of callbacks) done(err);
+    this.onFlushed();
   };
 
   private syncInBackground(): void {

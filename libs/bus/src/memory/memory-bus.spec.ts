@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Bus, SubscribeOptions } from '../bus';
 import { busConformance } from '../testing/bus-conformance';
 import { silentLogger } from '../logger';
 import { IN_PROCESS_VALUE, MemoryBus } from './memory-bus';
@@ -11,6 +15,103 @@ describe('MemoryBus conformance', () => {
     },
     testTimeoutMs: 5_000,
     settleMs: 2_000,
+  });
+});
+
+describe('MemoryBus conformance, every consumer in the background', () => {
+  busConformance({
+    open: async (topics, replyTopic) => {
+      const bus = new MemoryBus({ topics, replyTopic, logger: silentLogger, retry: { initialMs: 5 } });
+      await bus.connect();
+      const subscribe = bus.subscribe.bind(bus);
+      bus.subscribe = <T>(o: SubscribeOptions<T>) => subscribe({ ...o, background: true });
+      return bus as Bus;
+    },
+    testTimeoutMs: 5_000,
+    settleMs: 2_000,
+  });
+});
+
+describe('MemoryBus background consumers', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'bus-bg-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  for (const journaled of [false, true]) {
+    it(`run after the foreground chain a message starts${journaled ? ' (journaled)' : ''}`, async () => {
+      const bus = new MemoryBus({
+        topics: { orders: 1, fills: 1 },
+        logger: silentLogger,
+        ...(journaled ? { journal: { dir, fsync: 'never' as const } } : {}),
+        backgroundMaxDelayMs: 5_000,
+      });
+      await bus.connect();
+      const seen: string[] = [];
+      // Foreground: each order becomes a fill after an await (a hop of the order path).
+      await bus.subscribe({
+        groupId: 'risk',
+        topics: ['orders'],
+        batchHandler: async (ms) => {
+          for (const m of ms) seen.push(`risk ${m.offset}`);
+          await Promise.all(ms.map((m) => bus.publish('fills', 'k', m.value)));
+        },
+      });
+      await bus.subscribe({
+        groupId: 'settle',
+        topics: ['fills'],
+        batchHandler: (ms) => void seen.push(...ms.map((m) => `settle ${m.offset}`)),
+      });
+      const batches: number[] = [];
+      await bus.subscribe({
+        groupId: 'history',
+        topics: ['orders'],
+        background: true,
+        batchHandler: (ms) => {
+          batches.push(ms.length);
+          seen.push(`history ${ms.map((m) => m.offset).join(',')}`);
+        },
+      });
+      await Promise.all([0, 1, 2].map((i) => bus.publish('orders', 'k', { i })));
+      const until = Date.now() + 2_000;
+      while (!seen.some((s) => s.startsWith('history')) && Date.now() < until)
+        await new Promise((r) => setTimeout(r, 1));
+      expect(seen).toEqual([
+        'risk 0',
+        'risk 1',
+        'risk 2',
+        'settle 0',
+        'settle 1',
+        'settle 2',
+        'history 0,1,2',
+      ]);
+      expect(batches).toEqual([3]);
+      await bus.close();
+    });
+  }
+
+  it('take their turn after the longest delay while the foreground stays busy', async () => {
+    const bus = new MemoryBus({ topics: { t: 1 }, logger: silentLogger, backgroundMaxDelayMs: 30 });
+    await bus.connect();
+    let release!: () => void;
+    await bus.subscribe({
+      groupId: 'slow',
+      topics: ['t'],
+      handler: () => new Promise<void>((resolve) => (release = resolve)), // in flight until released
+    });
+    const got: string[] = [];
+    await bus.subscribe({
+      groupId: 'feed',
+      topics: ['t'],
+      background: true,
+      handler: (m) => void got.push(m.offset),
+    });
+    await bus.publish('t', 'k', 1);
+    await new Promise((r) => setTimeout(r, 5));
+    expect(got).toEqual([]);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(got).toEqual(['0']);
+    release();
+    await bus.close();
   });
 });
 

@@ -18,6 +18,7 @@ import {
 } from '../bus';
 import { busLogger } from '../logger';
 import { PendingReplies } from '../pending-replies';
+import { BackgroundTurns } from './background-turns';
 import { Journal, type JournalOptions, type JournalRecord } from './journal';
 import { EMPTY_HEADERS, Group, MemberSubscription, type PartitionLog, TopicLog, tpKey } from './memory-group';
 
@@ -36,9 +37,15 @@ export interface MemoryBusOptions extends BusConfig {
    * Without a journal every message stays in memory.
    */
   retain?: number;
+  /**
+   * Longest a background consumer's turn waits for the others to have nothing in flight (default
+   * 10 ms, BUS_MEMORY_BACKGROUND_MS); see SubscribeOptions.background.
+   */
+  backgroundMaxDelayMs?: number;
 }
 
 const DEFAULT_RETAIN = 5_000;
+const DEFAULT_BACKGROUND_MAX_DELAY_MS = 10;
 /** Every this many offsets of a partition, the journal position of its record is kept (the index). */
 const INDEX_EVERY = 64;
 
@@ -75,9 +82,15 @@ export class MemoryBus extends Bus {
   private readonly index = new Map<PartitionLog, JournalIndex>();
   private journal?: Journal;
   private connected = false;
+  /** @internal Turn order of the process's consumers (foreground first). */
+  readonly turns: BackgroundTurns;
 
   constructor(private readonly options: MemoryBusOptions) {
     super();
+    this.turns = new BackgroundTurns(
+      options.backgroundMaxDelayMs ?? DEFAULT_BACKGROUND_MAX_DELAY_MS,
+      () => this.journal?.busy === true,
+    );
     this.logger = busLogger(options);
     this.retry = options.retry;
     for (const [name, count] of Object.entries(options.topics))
@@ -127,8 +140,11 @@ export class MemoryBus extends Bus {
   async connect(): Promise<void> {
     if (this.connected) return;
     if (this.options.journal) {
-      this.journal = Journal.open(this.options.journal, this.logger, (r, position) =>
-        this.restore(r, position),
+      this.journal = Journal.open(
+        this.options.journal,
+        this.logger,
+        (r, position) => this.restore(r, position),
+        () => this.turns.poke(),
       );
       for (const [name, count] of Object.entries(this.options.topics)) {
         if (!this.journaledTopics.has(name)) this.journal.append(JSON.stringify(['t', name, count]), noop);

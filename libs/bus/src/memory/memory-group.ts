@@ -14,6 +14,7 @@ import {
 } from '../bus';
 import { errorText, retryDelay } from '../logger';
 import { KeyPartitioner } from '../partitioner';
+import type { BackgroundTurn, BackgroundTurns } from './background-turns';
 import type { MemoryBus } from './memory-bus';
 
 /** The memory bus's partitions, cursors and consumer groups (the log itself is MemoryBus). */
@@ -103,8 +104,11 @@ export class TopicLog {
   }
 }
 
-/** One member's reader of one partition: delivers in order, a message or a batch at a time, retrying failures. */
-class Cursor {
+/**
+ * One member's reader of one partition: delivers in order, a message or a batch at a time, retrying
+ * failures. A background member's cursor runs one turn at a time when BackgroundTurns lets it.
+ */
+class Cursor implements BackgroundTurn {
   epoch = 0;
   private running = false;
   private scheduled = false;
@@ -128,17 +132,22 @@ class Cursor {
     this.kick();
   }
 
-  /** Runs the cursor soon (a microtask): never inside the publisher's call. */
+  /** Runs the cursor soon (a microtask, or its background turn): never inside the publisher's call. */
   kick(): void {
     if (this.running || this.scheduled || this.stopped) return;
     this.scheduled = true;
-    queueMicrotask(this.start);
+    if (this.member.background) this.member.turns.ready(this);
+    else queueMicrotask(this.start);
   }
 
   private readonly start = (): void => {
     this.scheduled = false;
     if (!this.running && !this.stopped) void this.run();
   };
+
+  runTurn(): void {
+    this.start();
+  }
 
   seek(offset: number): void {
     this.position = offset;
@@ -149,6 +158,7 @@ class Cursor {
   /** Resolves once no handler of this cursor runs any more. */
   stop(): Promise<void> {
     this.stopped = true;
+    if (this.member.background) this.member.turns.cancel(this);
     if (this.sleepTimer) {
       clearTimeout(this.sleepTimer);
       this.sleepDone?.();
@@ -160,8 +170,10 @@ class Cursor {
   private async run(): Promise<void> {
     this.running = true;
     const log = this.log;
-    const { handler, batchHandler } = this.member;
+    const { handler, batchHandler, background, turns } = this.member;
+    if (!background) turns.enter();
     let streak = 0;
+    let tookTurn = false;
     try {
       while (!this.stopped) {
         const pos = this.position;
@@ -171,6 +183,12 @@ class Cursor {
             this.waiting = true;
             log.wait(this);
           }
+          break;
+        }
+        // A background cursor takes one turn per start: what arrived meanwhile is its next turn.
+        if (background && tookTurn) {
+          this.scheduled = true;
+          turns.ready(this);
           break;
         }
         const epoch = this.epoch;
@@ -199,6 +217,7 @@ class Cursor {
           continue;
         }
         this.attempt = 0;
+        tookTurn = true;
         if (epoch === this.epoch) this.position = end;
         streak += end - pos;
         if (streak >= YIELD_EVERY) {
@@ -208,6 +227,7 @@ class Cursor {
       }
     } finally {
       this.running = false;
+      if (!background) turns.leave();
       if (this.stopped) this.idle?.();
     }
   }
@@ -227,6 +247,8 @@ export class MemberSubscription implements Subscription {
   readonly batchHandler?: BatchHandler;
   readonly maxBatch: number;
   readonly retry: BusConfig['retry'];
+  readonly background: boolean;
+  readonly turns: BackgroundTurns;
   readonly cursors = new Map<string, Cursor>();
   private readonly committedAtGain = new Map<string, number>();
   closed = false;
@@ -243,6 +265,8 @@ export class MemberSubscription implements Subscription {
     this.batchHandler = options.batchHandler;
     this.maxBatch = checkHandlers(options);
     this.retry = bus.retry;
+    this.background = options.background === true;
+    this.turns = bus.turns;
   }
 
   assignment(): TopicPartition[] {

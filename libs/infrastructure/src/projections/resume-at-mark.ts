@@ -34,11 +34,14 @@ export function subscribeAtMark(
     forget: (partition: number) => void;
     batchHandler: (messages: readonly BusMessage[]) => Promise<void>;
     maxBatch?: number;
+    /** A projection off the order and price paths (see SubscribeOptions.background). */
+    background?: boolean;
   },
 ): Promise<Subscription> {
   return bus.subscribe({
     groupId: o.name,
     topics: o.topics,
+    background: o.background,
     batchHandler: o.batchHandler,
     ...(o.maxBatch ? { maxBatch: o.maxBatch } : {}),
     onAssigned: resumeAtMark(o.marks, o.name, o.forget),

@@ -1,0 +1,99 @@
+import { BackgroundTurns, type BackgroundTurn } from './background-turns';
+
+const nextImmediate = () => new Promise<void>((resolve) => setImmediate(resolve));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function recorder() {
+  const ran: string[] = [];
+  const turn = (name: string): BackgroundTurn => ({ runTurn: () => void ran.push(name) });
+  return { ran, turn };
+}
+
+describe('BackgroundTurns', () => {
+  it('runs a waiting turn on the next event-loop iteration when nothing is in flight', async () => {
+    const turns = new BackgroundTurns(1_000);
+    const { ran, turn } = recorder();
+    turns.ready(turn('a'));
+    expect(ran).toEqual([]); // never inside the caller
+    await nextImmediate();
+    expect(ran).toEqual(['a']);
+    expect(turns.size).toBe(0);
+  });
+
+  it('holds turns while a foreground turn is in flight and runs them after it ends', async () => {
+    const turns = new BackgroundTurns(1_000);
+    const { ran, turn } = recorder();
+    turns.enter();
+    turns.ready(turn('a'));
+    await nextImmediate();
+    await nextImmediate();
+    expect(ran).toEqual([]);
+    turns.enter(); // a second foreground turn overlapping the first
+    turns.leave();
+    await nextImmediate();
+    expect(ran).toEqual([]);
+    turns.leave();
+    await nextImmediate();
+    expect(ran).toEqual(['a']);
+  });
+
+  it('holds turns while something published is not yet written, until poked', async () => {
+    let pending = true;
+    const turns = new BackgroundTurns(1_000, () => pending);
+    const { ran, turn } = recorder();
+    turns.ready(turn('a'));
+    await nextImmediate();
+    expect(ran).toEqual([]);
+    pending = false;
+    turns.poke();
+    await nextImmediate();
+    expect(ran).toEqual(['a']);
+  });
+
+  it('starts one turn per event-loop iteration, so foreground work arriving between them goes first', async () => {
+    const turns = new BackgroundTurns(1_000);
+    const { ran, turn } = recorder();
+    turns.ready(turn('a'));
+    turns.ready(turn('b'));
+    turns.ready(turn('c'));
+    await nextImmediate();
+    expect(ran).toEqual(['a']);
+    turns.enter(); // an order arrived
+    await nextImmediate();
+    await nextImmediate();
+    expect(ran).toEqual(['a']);
+    turns.leave();
+    await nextImmediate();
+    expect(ran).toEqual(['a', 'b']);
+    await nextImmediate();
+    expect(ran).toEqual(['a', 'b', 'c']);
+  });
+
+  it('runs turns that waited the longest delay whatever the foreground does', async () => {
+    const turns = new BackgroundTurns(20);
+    const { ran, turn } = recorder();
+    turns.enter(); // busy for good
+    turns.ready(turn('a'));
+    turns.ready(turn('b'));
+    await sleep(5);
+    expect(ran).toEqual([]);
+    await sleep(40);
+    expect(ran).toEqual(['a', 'b']);
+    turns.ready(turn('c')); // a new wait starts a new delay
+    await nextImmediate();
+    expect(ran).toEqual(['a', 'b']);
+    await sleep(40);
+    expect(ran).toEqual(['a', 'b', 'c']);
+  });
+
+  it('forgets a cancelled turn', async () => {
+    const turns = new BackgroundTurns(10);
+    const { ran, turn } = recorder();
+    const a = turn('a');
+    turns.ready(a);
+    turns.cancel(a);
+    await sleep(30);
+    expect(ran).toEqual([]);
+    expect(turns.size).toBe(0);
+  });
+});
