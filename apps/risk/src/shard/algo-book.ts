@@ -68,6 +68,11 @@ export class AlgoBook {
   }
 
   /** The user's live algo orders (NEW and TRIGGERED), by algoId. */
+  /** Users with a live or a recently ended algo order. */
+  users(): string[] {
+    return [...new Set([...this.liveByUser.keys(), ...this.ended.keys()])];
+  }
+
   liveOf(user: string): AlgoOrderRecord[] {
     return [...(this.liveByUser.get(user) ?? [])]
       .map((id) => this.live.get(id)!.record)

@@ -36,6 +36,9 @@ export type { RiskInput } from './turn-output';
 
 export type RiskShardOptions = SnapshotPolicy;
 
+/** Hot-store entries per round trip when a restored partition's projections are written again. */
+const RESTORE_WRITE_BATCH = 1000;
+
 interface TurnOutput extends RiskInput {
   out: Output;
   /** Below the group's commit when this member gained the partition: its messages are out already. */
@@ -77,6 +80,7 @@ export class RiskShard {
       {
         empty: (partition) => new RiskPartition(partition, new AccountBook(bookOptions)),
         restore: (partition, state) => RiskPartition.deserialize(partition, state, bookOptions),
+        restored: (p, savedAt) => this.projectRestored(p, savedAt),
       },
       snapshots,
       options,
@@ -207,6 +211,33 @@ export class RiskShard {
       }
     }
     await Promise.all(sends);
+  }
+
+  /**
+   * A partition restored from its snapshot whose projections the hot store does not hold (its
+   * totals key is gone: an embedded exchange's memory store after a restart, a flushed Redis) gets
+   * every account and algo projection written again, as of the snapshot; the replay that follows
+   * writes the accounts it touches. A hot store that kept them (Redis across a failover) is left
+   * as it is: it is ahead of the snapshot, and the replay brings the state up to it. `time` (the
+   * projections' time of last change) is when the snapshot was stored.
+   */
+  private async projectRestored(p: RiskPartition, time: number): Promise<void> {
+    if ((await this.hot.get(RISK_TOTALS_KEY(p.partition))) !== undefined) return;
+    const entries: HotEntry[] = [];
+    const flush = async () => {
+      await this.hot.setMany(entries);
+      entries.length = 0;
+    };
+    for (const account of p.book.allAccounts()) {
+      entries.push(this.accountEntry(p, account.user, time));
+      if (entries.length >= RESTORE_WRITE_BATCH) await flush();
+    }
+    for (const user of p.algos.users()) {
+      entries.push(this.algoEntry(p, user, time));
+      if (entries.length >= RESTORE_WRITE_BATCH) await flush();
+    }
+    entries.push(this.totalsEntry(p, [], time));
+    await flush();
   }
 
   /** The partition's money totals after the turn (solvency), from the users it changed. */

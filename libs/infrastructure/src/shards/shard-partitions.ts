@@ -53,6 +53,12 @@ export interface ShardPartitionFactory<P extends ShardPartition> {
   empty(partition: number): P;
   /** A partition from a snapshot's state; throws on a state it cannot read. */
   restore(partition: number, state: Buffer): P;
+  /**
+   * Runs once a partition is restored from a snapshot, before its replay: the shard's projections
+   * of the state (a hot store that lost them in a restart needs every account, not only those the
+   * replay touches). `savedAt`: when the snapshot was stored (ms).
+   */
+  restored?(p: P, savedAt: number): Promise<void>;
 }
 
 /**
@@ -153,6 +159,7 @@ export class ShardPartitions<P extends ShardPartition> {
         throw e;
       }
       state.lastOffset = state.savedOffset = BigInt(snap.offset);
+      await this.factory.restored?.(state, snap.createdAt.getTime());
     } else state = this.factory.empty(partition);
     const committed = this.republishOnReplay
       ? undefined
