@@ -38,7 +38,7 @@ const QTY = '0.001';
 const oid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const tid = (n: number) => `11111111-1111-5111-8111-${String(n).padStart(12, '0')}`;
 
-type Snapshot = { offset: string; state: Buffer; version: number };
+type Snapshot = { offset: string; state: Buffer; version: number; createdAt: Date };
 
 /** Snapshots in memory, as the Postgres repository stores them (latest by offset). */
 class MemorySnapshots {
@@ -47,7 +47,12 @@ class MemorySnapshots {
     return this.rows.get(`${topic}/${partition}`);
   }
   async save(s: { topic: string; partition: number; offset: string; state: Buffer; version?: number }) {
-    this.rows.set(`${s.topic}/${s.partition}`, { offset: s.offset, state: s.state, version: s.version ?? 1 });
+    this.rows.set(`${s.topic}/${s.partition}`, {
+      offset: s.offset,
+      state: s.state,
+      version: s.version ?? 1,
+      createdAt: new Date(),
+    });
   }
   async prune() {
     return 0;

@@ -159,7 +159,13 @@ export class ShardPartitions<P extends ShardPartition> {
         throw e;
       }
       state.lastOffset = state.savedOffset = BigInt(snap.offset);
-      await this.factory.restored?.(state, snap.createdAt.getTime());
+      // Projections only: a failure (the hot store unreachable) must not keep the partition from
+      // its inputs; the next turns write what they touch.
+      try {
+        await this.factory.restored?.(state, snap.createdAt.getTime());
+      } catch (e) {
+        this.logger.warn(`partition ${partition}: projections after restore: ${(e as Error).message}`);
+      }
     } else state = this.factory.empty(partition);
     const committed = this.republishOnReplay
       ? undefined
