@@ -72,10 +72,10 @@ export interface SubscribeOptions<T = unknown> {
   /** Where a partition the group never committed starts: the first message (default) or the end. */
   start?: 'earliest' | 'latest';
   /**
-   * A consumer behind the order path (a projection, a stream feed): the memory bus runs its turns
-   * after the process's other consumers have nothing in flight, or once it has waited
-   * `backgroundMaxDelayMs`, so they run in larger batches and out of the orders' way. Kafka
-   * consumers poll on their own and ignore it.
+   * A consumer behind the order path (a projection into Postgres or the hot store; not a stream
+   * feed, whose clients wait on it): the memory bus runs its turns after the process's other
+   * consumers have nothing in flight, or once it has waited `backgroundMaxDelayMs`, so they run in
+   * larger batches and out of the orders' way. Kafka consumers poll on their own and ignore it.
    */
   background?: boolean;
 }

@@ -93,21 +93,18 @@ export class MarketFeed implements OnModuleInit, OnApplicationBootstrap, OnModul
         groupId: `${this.groupId}.engine`,
         topics: [TOPICS.engineEvents.name],
         start: 'latest',
-        background: true,
         batchHandler: (ms) => this.onEngineEvents(ms),
       }),
       this.bus.subscribe({
         groupId: `${this.groupId}.prices`,
         topics: [TOPICS.prices.name],
         start: 'latest',
-        background: true,
         batchHandler: (ms) => this.onPrices(ms),
       }),
       this.bus.subscribe({
         groupId: `${this.groupId}.clock`,
         topics: [TOPICS.clock.name],
         start: 'latest',
-        background: true,
         batchHandler: (ms) => {
           for (const t of this.events<ClockTick>(ms, 'clock')) this.klineStreams.sawClock(t.time);
         },

@@ -77,7 +77,6 @@ export class UserFeed implements OnModuleInit, OnApplicationBootstrap, OnModuleD
         groupId: this.groupId,
         topics: [TOPIC],
         start: 'latest',
-        background: true,
         batchHandler: (ms) => this.onAccountEvents(ms),
       }),
     ]);

@@ -86,6 +86,22 @@ describe('BackgroundTurns', () => {
     expect(ran).toEqual(['a', 'b', 'c']);
   });
 
+  it('starts overdue turns together, not one per event-loop iteration', async () => {
+    const turns = new BackgroundTurns(10);
+    const ran: string[] = [];
+    let seenAfterFirst: string[] = [];
+    turns.enter();
+    turns.ready({
+      runTurn: () => {
+        ran.push('a');
+        queueMicrotask(() => (seenAfterFirst = [...ran])); // after the dispatch that ran 'a'
+      },
+    });
+    turns.ready({ runTurn: () => void ran.push('b') });
+    await sleep(40);
+    expect(seenAfterFirst).toEqual(['a', 'b']);
+  });
+
   it('forgets a cancelled turn', async () => {
     const turns = new BackgroundTurns(10);
     const { ran, turn } = recorder();

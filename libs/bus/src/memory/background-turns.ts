@@ -5,13 +5,14 @@ export interface BackgroundTurn {
 
 /**
  * Turn order inside one process's memory bus: the consumers on the order path (foreground) run as
- * soon as a message reaches them; background consumers (projections, stream feeds) run a turn only
- * when no foreground turn is in flight and nothing published waits for the journal, or once they
- * have waited `maxDelayMs`. On one event loop, a projection's turn that runs between two hops of an
+ * soon as a message reaches them; background consumers (projections) run a turn only when no
+ * foreground turn is in flight and nothing published waits for the journal, or once they have
+ * waited `maxDelayMs`. On one event loop, a projection's turn that runs between two hops of an
  * order delays its reply; deferred, the projections run after the reply, in larger batches.
  *
  * Background turns start one per event-loop iteration (setImmediate), so an HTTP request that
- * arrives meanwhile is read before the next one starts and takes precedence.
+ * arrives meanwhile is read before the next one starts and takes precedence; overdue ones start
+ * together.
  */
 export class BackgroundTurns {
   private readonly waiting = new Set<BackgroundTurn>();
@@ -71,12 +72,19 @@ export class BackgroundTurns {
 
   private readonly dispatch = (): void => {
     this.dispatching = false;
-    let next: BackgroundTurn | undefined;
-    for (const t of this.overdue) {
-      next = t;
-      break;
+    if (this.overdue.size > 0) {
+      // Waited long enough: all of them now. Under load an event-loop iteration is long, and one
+      // overdue turn per iteration would add an iteration per consumer to their lag.
+      const due = [...this.overdue];
+      this.overdue.clear();
+      for (const t of due) this.waiting.delete(t);
+      if (this.waiting.size === 0) this.disarm();
+      for (const t of due) t.runTurn();
+      this.poke();
+      return;
     }
-    if (next === undefined && this.foreground === 0 && !this.pending()) {
+    let next: BackgroundTurn | undefined;
+    if (this.foreground === 0 && !this.pending()) {
       for (const t of this.waiting) {
         next = t;
         break;
@@ -84,7 +92,6 @@ export class BackgroundTurns {
     }
     // Busy: the foreground's last leave, the journal's next write or the timer looks again.
     if (next === undefined) return;
-    this.overdue.delete(next);
     this.waiting.delete(next);
     if (this.waiting.size === 0) this.disarm();
     next.runTurn();

@@ -71,8 +71,8 @@ export const envSchema = z
     // Embedded bus (journaled): messages per partition held in memory; older ones are read back
     // from the journal by the rare reader that needs them (a seek back, a new group from the start).
     BUS_MEMORY_RETAIN: z.coerce.number().int().min(1).max(10_000_000).default(5_000),
-    // Embedded bus: longest a background consumer (projections, stream feeds) waits for the order
-    // path's turns to have nothing in flight before it takes its own turn anyway.
+    // Embedded bus: longest a background consumer (history and market-data projections) waits for
+    // the order path's turns to have nothing in flight before it takes its own turn anyway.
     BUS_MEMORY_BACKGROUND_MS: z.coerce.number().int().min(0).max(10_000).default(10),
     // History projection: after a turn smaller than a full batch, wait this long before the next,
     // so account events are written to Postgres in fewer, larger transactions.
