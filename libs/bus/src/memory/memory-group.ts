@@ -137,17 +137,14 @@ class Cursor implements BackgroundTurn {
     if (this.running || this.scheduled || this.stopped) return;
     this.scheduled = true;
     if (this.member.background) this.member.turns.ready(this);
-    else queueMicrotask(this.start);
+    else queueMicrotask(this.runTurn);
   }
 
-  private readonly start = (): void => {
+  /** Starts the cursor (its microtask, or its turn from BackgroundTurns). */
+  readonly runTurn = (): void => {
     this.scheduled = false;
     if (!this.running && !this.stopped) void this.run();
   };
-
-  runTurn(): void {
-    this.start();
-  }
 
   seek(offset: number): void {
     this.position = offset;
