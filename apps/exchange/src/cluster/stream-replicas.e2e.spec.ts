@@ -168,14 +168,15 @@ describe('WebSocket streams on two gateway replicas (real processes, Kafka mock)
     expect(seenBefore.length).toBeGreaterThanOrEqual(7);
     expect(roundsAtKill).toBeLessThan(30); // the kill came while the rounds still ran
     // Every later event, in the order risk produced them. A kill between a frame's kernel write and
-    // its place reaching the hot store sends that frame again (README of the streams: on a loaded
-    // machine the process can be descheduled between the two writes): the restarted replica may
-    // repeat the last events the client had (at most one input's three), and nothing else twice.
+    // its place reaching the hot store sends that frame again (README of the streams: delivery
+    // across a crash is at least once; on a loaded machine the place's write can trail the frames by
+    // several inputs, 14 frames once in CI): the restarted replica may repeat the last events the
+    // client had, as they were, and nothing else twice and nothing lost.
     const position = (n: number) => (-0.01 * (6 + n)).toFixed(3);
     const had = seenBefore.map(userEventKey);
     const got = (after.received as Frame[]).map(userEventKey);
     let again = 0;
-    for (let k = Math.min(3, had.length, got.length); k > 0 && again === 0; k--)
+    for (let k = Math.min(had.length, got.length); k > 0 && again === 0; k--)
       if (had.slice(-k).join() === got.slice(0, k).join()) again = k;
     expect([...had, ...got.slice(again)]).toEqual(
       ids.flatMap((id, i) => [`${id}:NEW`, `${id}:TRADE`, `ORDER:${position(i + 1)}`]),
