@@ -23,6 +23,9 @@ for (const a of apps) moduleNameMapper[`^@perp/${a}$`] = path.join(__dirname, 'a
 
 module.exports = {
   testEnvironment: 'node',
+  // Tests and hooks without their own timeout: most start an exchange (Nest, migrations) in a
+  // beforeAll, which takes seconds and, on a loaded 2-core machine, more than Jest's default 5 s.
+  testTimeout: 30_000,
   transform: {
     '^.+\\.ts$': ['@swc/jest', { ...swcrc, swcrc: false }],
     // ESM-only packages that client libraries (ccxt, ethers' deps) pull in.
