@@ -9,5 +9,7 @@ const projects = ['apps', 'libs'].flatMap((dir) =>
 );
 module.exports = {
   projects,
+  // Global with projects (Jest ignores it inside a project's config): see jest.preset.js.
+  testTimeout: 30_000,
   reporters: ['default', '<rootDir>/libs/testing/summary-reporter.js'],
 };
