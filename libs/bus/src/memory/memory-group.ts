@@ -104,10 +104,7 @@ export class TopicLog {
   }
 }
 
-/**
- * One member's reader of one partition: delivers in order, a message or a batch at a time, retrying
- * failures. A background member's cursor runs one turn at a time when BackgroundTurns lets it.
- */
+/** One member's reader of one partition: in order, retrying failures; background ones via BackgroundTurns. */
 class Cursor implements BackgroundTurn {
   epoch = 0;
   private running = false;
