@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signed, startAppProcess } from '@perp/testing';
-import { ccxtClient, deposit, newTrader, type Trader } from './trading/trading.harness';
+import { ccxtClient, deposit, eventually, newTrader, type Trader } from './trading/trading.harness';
 
 /** An acknowledged change survives kill -9: the memory bus journal under DATA_DIR is replayed on start. */
 describe('embedded exchange durability', () => {
@@ -100,6 +100,95 @@ describe('embedded exchange durability', () => {
       expect(await seen(third.url, b)).toEqual(bBefore);
     } finally {
       await third.stop();
+    }
+  }, 90_000);
+
+  it('serves the same public market data after kill -9 and a restart: book, top, tickers, open interest, prices', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'perp-durable-'));
+    const env = { DATA_DIR: dataDir, ADMIN_TOKEN: 'durability-admin-token-123' };
+    const get = async (url: string, path: string) => (await (await fetch(`${url}${path}`)).json()) as any;
+    const market = async (url: string) => {
+      const [depth, top, day, price, oi, nativeOi, premium] = await Promise.all([
+        get(url, '/fapi/v1/depth?symbol=BTCUSDT&limit=1000'),
+        get(url, '/fapi/v1/ticker/bookTicker?symbol=BTCUSDT'),
+        get(url, '/fapi/v1/ticker/24hr?symbol=BTCUSDT'),
+        get(url, '/fapi/v1/ticker/price?symbol=BTCUSDT'),
+        get(url, '/fapi/v1/openInterest?symbol=BTCUSDT'),
+        get(url, '/api/v1/open-interest/BTCUSDT'),
+        get(url, '/fapi/v1/premiumIndex?symbol=BTCUSDT'),
+      ]);
+      // The 24 h window and the answers' times move with the clock.
+      for (const v of [depth, top, day, price, oi, nativeOi, premium])
+        for (const f of ['E', 'T', 'time']) delete v[f];
+      delete day.openTime;
+      delete day.closeTime;
+      delete nativeOi.updated_at;
+      return { depth, top, day, price, oi, nativeOi, premium };
+    };
+
+    const first = await startAppProcess('exchange', env);
+    let before: Awaited<ReturnType<typeof market>>;
+    let b: Trader;
+    try {
+      const a = await newTrader(first.url);
+      b = await newTrader(first.url);
+      await deposit(first.url, env.ADMIN_TOKEN, a.address, '5000');
+      await deposit(first.url, env.ADMIN_TOKEN, b.address, '5000');
+      const index = await fetch(`${first.url}/admin/v1/prices/BTCUSDT`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${env.ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ indexPrice: '50000' }),
+      });
+      expect(index.status).toBe(200);
+      const ca = ccxtClient(first.url, a);
+      const cb = ccxtClient(first.url, b);
+      await ca.createOrder('BTC/USDT:USDT', 'limit', 'buy', 0.01, 49000);
+      await ca.createOrder('BTC/USDT:USDT', 'limit', 'buy', 0.02, 48500);
+      await ca.createOrder('BTC/USDT:USDT', 'limit', 'sell', 0.01, 51000);
+      await ca.createOrder('BTC/USDT:USDT', 'limit', 'sell', 0.03, 52000);
+      await cb.createOrder('BTC/USDT:USDT', 'limit', 'sell', 0.005, 49000);
+      await cb.createOrder('BTC/USDT:USDT', 'limit', 'buy', 0.004, 51000);
+      // Market data is projected behind the order path: wait for the last trade and level.
+      before = await eventually(
+        () => market(first.url),
+        (m) => m.day.count === 2 && m.depth.asks?.[0]?.[1] === '0.006' && m.oi.openInterest === '0.002',
+      );
+      expect(before.depth.bids).toEqual([
+        ['49000.0', '0.005'],
+        ['48500.0', '0.020'],
+      ]);
+      // The spec's open interest is long + short: a is long 0.001, b short 0.001.
+      expect(before.premium.markPrice).toMatch(/^50\d{3}\./);
+      expect([before.top.bidPrice, before.top.askQty, before.day.volume, before.price.price]).toEqual([
+        '49000.0',
+        '0.006',
+        '0.009',
+        '51000.0',
+      ]);
+    } finally {
+      await first.stop('SIGKILL');
+    }
+
+    const second = await startAppProcess('exchange', env);
+    try {
+      // Read as soon as the process is ready: the memory hot store started empty.
+      expect(await market(second.url)).toEqual(before);
+      // The book goes on from there: the rest of the 49000 bid trades away.
+      await ccxtClient(second.url, b).createOrder('BTC/USDT:USDT', 'limit', 'sell', 0.005, 49000);
+      const after = await eventually(
+        () => market(second.url),
+        (m) => m.day.count === 3,
+      );
+      expect(after.depth.bids).toEqual([['48500.0', '0.020']]);
+      expect(after.depth.lastUpdateId).toBeGreaterThan(before.depth.lastUpdateId);
+      // a is now long 0.006 and b short 0.006: the positions went on from those before the restart.
+      expect([after.top.bidPrice, after.price.price, after.oi.openInterest]).toEqual([
+        '48500.0',
+        '49000.0',
+        '0.012',
+      ]);
+    } finally {
+      await second.stop();
     }
   }, 90_000);
 });

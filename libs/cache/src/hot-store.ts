@@ -46,6 +46,19 @@ export interface HotStore {
   /** Deletes fields; returns how many existed. */
   hdel(key: string, ...fields: string[]): Promise<number>;
   /**
+   * Sets `set` and deletes `del` on one hash in one step: a reader sees the hash before or after,
+   * never in between. A field in both `set` and `del` is a caller bug: rejects with a RangeError
+   * before anything is written. `replace`: the key is deleted first, whatever it held, so it ends
+   * holding exactly `set` with no TTL (an empty `set` deletes the key). Without `replace`, like
+   * `hset` + `hdel`: the TTL is kept and a hash left with no field no longer exists.
+   */
+  hupdate(
+    key: string,
+    set: Record<string, string>,
+    del?: readonly string[],
+    options?: { replace?: boolean },
+  ): Promise<void>;
+  /**
    * Adds the decimal `delta` to the field (missing = "0") exactly, with no float rounding, and
    * returns the result in canonical form: plain notation, no leading zeros, no trailing fraction
    * zeros, no "+", "0" for zero ("1.50" + "0" = "1.5"). A field that is not a decimal rejects.
@@ -103,6 +116,13 @@ export function assertAmount(amount: number): void {
 export function assertDecimal(value: string, name = 'delta'): void {
   if (typeof value !== 'string' || !DECIMAL.test(value))
     throw new TypeError(`${name} is not a decimal string: ${value}`);
+}
+
+/** hupdate's `set` and `del` must not share a field (which should win is the caller's call). */
+export function assertDisjoint(set: Record<string, string>, del: readonly string[]): void {
+  for (const field of del)
+    if (Object.prototype.hasOwnProperty.call(set, field))
+      throw new RangeError(`field both set and deleted: ${field}`);
 }
 
 export function wrongType(): Error {

@@ -3,6 +3,7 @@ import BigNumber from 'bignumber.js';
 import {
   assertAmount,
   assertDecimal,
+  assertDisjoint,
   assertTtl,
   type ErrorReporter,
   type HotEntry,
@@ -131,6 +132,30 @@ export class MemoryHotStore implements HotStore {
     for (const field of new Set(fields)) if (entry.value.delete(field)) n++;
     if (entry.value.size === 0) this.entries.delete(key);
     return n;
+  }
+
+  async hupdate(
+    key: string,
+    set: Record<string, string>,
+    del: readonly string[] = [],
+    options: { replace?: boolean } = {},
+  ): Promise<void> {
+    assertDisjoint(set, del);
+    const names = Object.keys(set);
+    if (options.replace) {
+      // Like Redis DEL: the old key goes whatever its kind, and its TTL with it.
+      this.entries.delete(key);
+      if (names.length)
+        this.entries.set(key, { kind: 'hash', value: new Map(names.map((n) => [n, set[n]])) });
+      return;
+    }
+    if (!names.length && !del.length) return;
+    // Resolved before any write, so a wrong-type key rejects with nothing changed.
+    const entry = this.hashEntry(key, names.length > 0);
+    if (!entry) return;
+    for (const name of names) entry.value.set(name, set[name]);
+    for (const field of del) entry.value.delete(field);
+    if (entry.value.size === 0) this.entries.delete(key);
   }
 
   async hincrby(key: string, field: string, delta: string): Promise<string> {

@@ -71,6 +71,45 @@ describe('RedisHotStore', () => {
     }
   });
 
+  it('never shows a reader on another connection a half-applied update', async () => {
+    const [writer, reader] = await Promise.all([
+      RedisHotStore.connect(REDIS_URL, { prefix: `${RUN}tx:` }),
+      RedisHotStore.connect(REDIS_URL, { prefix: `${RUN}tx:` }),
+    ]);
+    try {
+      // Updates far above Redis's 16 KB read size: Redis serves other connections between reads,
+      // so without MULTI a reader can land between the HSET and the HDELs.
+      const state = (tag: string) =>
+        Object.fromEntries(Array.from({ length: 3_000 }, (_, i) => [`${tag}${i}`, tag]));
+      const [a, b] = [state('a'), state('b')];
+      const whole = (hash: Record<string, string>) => {
+        const tags = new Set(Object.values(hash));
+        return tags.size === 1 && Object.keys(hash).length === 3_000 ? [...tags][0] : 'mixed';
+      };
+      await writer.hset('swap', a);
+      const writes: Promise<void>[] = [];
+      const reads: Promise<Record<string, string>>[] = [];
+      for (let i = 0; i < 20; i++) {
+        const [from, to] = i % 2 === 0 ? [a, b] : [b, a];
+        writes.push(writer.hupdate('swap', to, Object.keys(from)));
+        reads.push(reader.hgetall('swap'));
+      }
+      await Promise.all(writes);
+      for (const read of await Promise.all(reads)) expect(['a', 'b']).toContain(whole(read));
+    } finally {
+      await Promise.all([writer.close(), reader.close()]);
+    }
+  });
+
+  it('makes no round trip for an update with nothing to do', async () => {
+    const store = await RedisHotStore.connect(REDIS_URL, { prefix: `${RUN}noop:` });
+    await store.close();
+    // A command on the closed connection would reject.
+    await expect(store.hupdate('k', {}, [])).resolves.toBeUndefined();
+    await expect(store.hupdate('k', {})).resolves.toBeUndefined();
+    await expect(store.hupdate('k', {}, [], { replace: true })).rejects.toThrow();
+  });
+
   it('refuses to start when Redis cannot be reached', async () => {
     await expect(RedisHotStore.connect('redis://127.0.0.1:1/0')).rejects.toThrow(
       /^cannot connect to Redis: .*ECONNREFUSED/,

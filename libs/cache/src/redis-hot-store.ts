@@ -4,6 +4,7 @@ import Redis from 'ioredis';
 import {
   assertAmount,
   assertDecimal,
+  assertDisjoint,
   assertTtl,
   type ErrorReporter,
   type HotEntry,
@@ -13,6 +14,9 @@ import {
   type WindowCount,
 } from './hot-store';
 import { HINCR_DECIMAL, INCR_WINDOW } from './redis-scripts';
+
+/** Fields per HDEL inside hupdate's transaction: bounds the argument spread and the command size. */
+const HDEL_CHUNK = 1000;
 
 export interface RedisHotStoreOptions {
   /** Prepended to every key and channel (e.g. one deployment per prefix on a shared Redis). */
@@ -128,6 +132,31 @@ export class RedisHotStore implements HotStore {
   async hdel(key: string, ...fields: string[]): Promise<number> {
     if (fields.length === 0) return 0;
     return this.client.hdel(this.k(key), ...new Set(fields));
+  }
+
+  async hupdate(
+    key: string,
+    set: Record<string, string>,
+    del: readonly string[] = [],
+    options: { replace?: boolean } = {},
+  ): Promise<void> {
+    assertDisjoint(set, del);
+    const setting = Object.keys(set).length > 0;
+    // After DEL there is nothing left to delete.
+    const fields = options.replace ? [] : [...new Set(del)];
+    if (!options.replace && !setting && !fields.length) return;
+    const k = this.k(key);
+    // Redis rejects an empty HSET or HDEL, hence the guards.
+    const tx = this.client.multi();
+    if (options.replace) tx.del(k);
+    if (setting) tx.hset(k, set);
+    for (let i = 0; i < fields.length; i += HDEL_CHUNK) tx.hdel(k, ...fields.slice(i, i + HDEL_CHUNK));
+    const results = await tx.exec();
+    // null only when a WATCHed key changed; there is none, but never report an unapplied write as done.
+    if (!results) throw new Error('hupdate: transaction aborted');
+    // EXEC runs every command even when one fails (e.g. WRONGTYPE): report the first error.
+    const failed = results.find(([err]) => err);
+    if (failed) throw failed[0];
   }
 
   async hincrby(key: string, field: string, delta: string): Promise<string> {

@@ -1,34 +1,21 @@
-import type { HotStore } from '@perp/cache';
-import { BOOK_TOP_KEY, type EngineEvent } from '@perp/contracts';
+import type { DepthBook } from '@perp/domain';
 
 // The layout and reader are contracts, shared with the gateway.
 export { BOOK_TOP_KEY, type BookTop, readBookTop, type TopLevel } from '@perp/contracts';
 
-type BookTopEvent = Extract<EngineEvent, { type: 'book.top' }>;
-
 /**
- * The fields to write for a `book.top` event, or undefined when the stored top is as new or newer
- * (the engine's per-symbol `seq` only grows, so a replay or a late copy never moves it backwards).
+ * The `BOOK_TOP_KEY` hash of a projected L2 book: its best level per side (price and quantity "0"
+ * when the side is empty) at the book's sequence, the same figures as the engine's `book.top`.
  */
-export function nextBookTop(
-  stored: Record<string, string>,
-  event: BookTopEvent,
-): Record<string, string> | undefined {
-  if (stored.seq !== undefined && event.seq <= Number(stored.seq)) return undefined;
+export function bookTopFields(book: DepthBook, time: number): Record<string, string> {
+  const top = book.top(1);
+  const [bid, ask] = [top.bids[0], top.asks[0]];
   return {
-    bidPrice: event.bidPrice,
-    bidQty: event.bidQty,
-    askPrice: event.askPrice,
-    askQty: event.askQty,
-    seq: String(event.seq),
-    time: String(event.time),
+    bidPrice: bid?.[0] ?? '0',
+    bidQty: bid?.[1] ?? '0',
+    askPrice: ask?.[0] ?? '0',
+    askQty: ask?.[1] ?? '0',
+    seq: String(book.lastUpdateId),
+    time: String(time),
   };
-}
-
-export async function projectBookTop(hot: HotStore, event: BookTopEvent): Promise<boolean> {
-  const key = BOOK_TOP_KEY(event.symbol);
-  const next = nextBookTop(await hot.hgetall(key), event);
-  if (!next) return false;
-  await hot.hset(key, next);
-  return true;
 }

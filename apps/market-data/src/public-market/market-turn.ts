@@ -1,9 +1,12 @@
 import type { HotEntry, HotStore } from '@perp/cache';
 import {
+  ADL_KEY,
+  BOOK_TOP_KEY,
   CANDLES_VERSION_KEY,
   DEPTH_FIELDS,
   DEPTH_KEY,
   type EngineEvent,
+  OPEN_INTEREST_KEY,
   TICKER_KEY,
   type TickerState,
 } from '@perp/contracts';
@@ -17,7 +20,9 @@ import {
   topTraderPositionRatio,
 } from '@perp/domain';
 import type {
+  MarketAdlQuantilesEntity,
   MarketAggTradeEntity,
+  MarketBookLevelEntity,
   MarketCandleEntity,
   MarketDataWrites,
   MarketPositionEntity,
@@ -25,24 +30,26 @@ import type {
   MarketTickerMinuteEntity,
   MarketTradeEntity,
 } from '@perp/persistence';
+import { adlQuantilesHash } from '../adl/adl-quantiles';
+import { bookTopFields } from '../book-top/book-top';
+import { openInterestFields } from '../open-interest/open-interest';
 import { candleRow, type SymbolMarket } from './symbol-market';
 
 type TradeEvent = Extract<EngineEvent, { type: 'trade' }>;
 type DeltaEvent = Extract<EngineEvent, { type: 'book.delta' }>;
+type AdlEvent = Extract<EngineEvent, { type: 'adl.quantiles' }>;
 
 const DAY = 24 * 3600_000;
 /** Ticker minutes are kept a little longer than the window they rebuild. */
 const MINUTES_KEPT = DAY + 3600_000;
 
-interface DepthWrite {
-  fields: Record<string, string>;
-  emptied: Set<string>;
-}
+/** The levels a turn changed in a symbol's book, by hot-store field (`b:<price>`, `a:<price>`). */
+type DepthWrite = Map<string, MarketBookLevelEntity>;
 
 /**
  * What one turn of engine events changes, gathered while the symbols' states apply the events, then
- * written in two steps: the hot store first (the book carries its own sequence and the ticker is
- * overwritten, so a repeated turn is harmless there), then one Postgres statement.
+ * written in two steps: the hot store first (its forms are overwritten or carry the engine's
+ * sequence, so a repeated turn is harmless there), then one Postgres statement.
  */
 export class MarketTurn {
   private readonly trades: MarketTradeEntity[] = [];
@@ -52,19 +59,38 @@ export class MarketTurn {
   private readonly positions = new Map<string, MarketPositionEntity>();
   private readonly statistics: MarketStatisticEntity[] = [];
   private readonly depth = new Map<string, DepthWrite>();
+  private readonly books = new Map<string, SymbolMarket>();
   private readonly traded = new Map<string, SymbolMarket>();
+  /** Symbols whose positions moved (open interest). */
+  private readonly moved = new Map<string, SymbolMarket>();
+  private readonly ranked = new Map<string, SymbolMarket>();
   private lastTime = 0;
 
-  /** `prune`: also delete ticker minutes that left every window (not needed every turn). */
-  constructor(private readonly prune = true) {}
+  /**
+   * `partition`: the engine-events partition the turn's events came from (a new owner finds its
+   * symbols by it); `prune`: also delete ticker minutes that left every window (not every turn).
+   */
+  constructor(
+    private readonly partition: number,
+    private readonly prune = true,
+  ) {}
 
   apply(s: SymbolMarket, event: EngineEvent): void {
     if (event.type === 'trade') this.trade(s, event);
     else if (event.type === 'book.delta') this.delta(s, event);
+    else if (event.type === 'adl.quantiles') this.rank(s, event);
+  }
+
+  private rank(s: SymbolMarket, e: AdlEvent): void {
+    if (s.adl && e.seq <= s.adl.seq) return; // older or replayed
+    s.adl = { seq: e.seq, time: e.time, long: e.long, short: e.short };
+    this.ranked.set(s.symbol, s);
   }
 
   private trade(s: SymbolMarket, e: TradeEvent): void {
-    if (s.lastTrade && e.seq <= s.lastTrade.id) return; // applied already (a replay)
+    if (e.seq <= s.tradeSeq) return; // applied already (a replay)
+    s.tradeSeq = e.seq;
+    s.tradeTime = e.time;
     const price = new Money(e.price);
     const qty = new Money(e.qty);
     // An ADL close is not a public trade (no trades, aggTrades, klines or ticker): positions only.
@@ -137,27 +163,26 @@ export class MarketTurn {
         size: size.toFixed(),
       });
     }
+    this.moved.set(s.symbol, s);
   }
 
   private delta(s: SymbolMarket, e: DeltaEvent): void {
     if (!s.depth.apply({ seq: e.seq, bids: e.bids, asks: e.asks })) return;
+    s.bookTime = e.time;
     let w = this.depth.get(s.symbol);
-    if (!w) this.depth.set(s.symbol, (w = { fields: {}, emptied: new Set() }));
-    const level = (prefix: string, [price, qty]: readonly [string, string]) => {
-      const field = prefix + price;
-      w.fields[field] = qty;
-      if (new Money(qty).isZero()) w.emptied.add(field);
-      else w.emptied.delete(field);
-    };
-    for (const l of e.bids) level(DEPTH_FIELDS.bid, l);
-    for (const l of e.asks) level(DEPTH_FIELDS.ask, l);
-    w.fields[DEPTH_FIELDS.seq] = String(e.seq);
-    w.fields[DEPTH_FIELDS.time] = String(e.time);
+    if (!w) this.depth.set(s.symbol, (w = new Map()));
+    for (const [price, qty] of e.bids)
+      w.set(DEPTH_FIELDS.bid + price, { symbol: s.symbol, side: 'BID', price, qty });
+    for (const [price, qty] of e.asks)
+      w.set(DEPTH_FIELDS.ask + price, { symbol: s.symbol, side: 'ASK', price, qty });
+    this.books.set(s.symbol, s);
   }
 
   /** Symbols whose state this turn changed. */
   get symbols(): string[] {
-    return [...new Set([...this.traded.keys(), ...this.depth.keys()])];
+    return [
+      ...new Set([...this.traded.keys(), ...this.books.keys(), ...this.moved.keys(), ...this.ranked.keys()]),
+    ];
   }
 
   /** The futures-data statistics of every traded symbol, as they stand after the turn. */
@@ -189,9 +214,23 @@ export class MarketTurn {
   async writeHot(hot: HotStore): Promise<void> {
     const writes: Promise<unknown>[] = [];
     for (const [symbol, w] of this.depth) {
-      const key = DEPTH_KEY(symbol);
-      writes.push(hot.hset(key, w.fields).then(() => (w.emptied.size ? hot.hdel(key, ...w.emptied) : 0)));
+      const s = this.books.get(symbol)!;
+      const set: Record<string, string> = {};
+      const emptied: string[] = [];
+      for (const [field, level] of w)
+        if (new Money(level.qty).isZero()) emptied.push(field);
+        else set[field] = level.qty;
+      set[DEPTH_FIELDS.seq] = String(s.depth.lastUpdateId);
+      set[DEPTH_FIELDS.time] = String(s.bookTime);
+      writes.push(hot.hupdate(DEPTH_KEY(symbol), set, emptied));
+      writes.push(hot.hset(BOOK_TOP_KEY(symbol), bookTopFields(s.depth, s.bookTime)));
     }
+    for (const [symbol, s] of this.moved)
+      writes.push(
+        hot.hset(OPEN_INTEREST_KEY(symbol), openInterestFields(s.positions.positions, s.tradeTime)),
+      );
+    for (const [symbol, s] of this.ranked)
+      writes.push(hot.hupdate(ADL_KEY(symbol), adlQuantilesHash(s.adl!), [], { replace: true }));
     const tickers = [...this.traded.values()].map((s) => ({
       key: TICKER_KEY(s.symbol),
       value: JSON.stringify(tickerState(s, s.lastTrade!.time)),
@@ -220,8 +259,30 @@ export class MarketTurn {
         this.prune && this.minutes.size ? this.lastTime - MINUTES_KEPT : undefined,
       )
       .savePositions([...this.positions.values()])
-      .upsertStatistics(this.statistics);
+      .upsertStatistics(this.statistics)
+      .saveBooks(
+        [...new Set([...this.books.values(), ...this.moved.values()])].map((s) => ({
+          symbol: s.symbol,
+          partition: this.partition,
+          seq: s.depth.lastUpdateId,
+          time: s.bookTime,
+          tradeSeq: s.tradeSeq,
+          tradeTime: s.tradeTime,
+        })),
+      )
+      .saveBookLevels([...this.depth.values()].flatMap((w) => [...w.values()]))
+      .saveAdlQuantiles([...this.ranked.values()].map((s) => adlRow(s.symbol, s.adl!)));
   }
+}
+
+function adlRow(symbol: string, adl: NonNullable<SymbolMarket['adl']>): MarketAdlQuantilesEntity {
+  return {
+    symbol,
+    seq: adl.seq,
+    time: adl.time,
+    long: JSON.stringify(adl.long),
+    short: JSON.stringify(adl.short),
+  };
 }
 
 /** The rolling ticker of a symbol at `now` (its last trade time after a turn, the clock as it rolls). */

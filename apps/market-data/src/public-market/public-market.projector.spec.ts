@@ -1,10 +1,18 @@
 import { type BusMessage, MemoryBus } from '@perp/bus';
 import { MemoryHotStore } from '@perp/cache';
 import {
+  ADL_KEY,
+  BOOK_TOP_KEY,
   CANDLES_VERSION_KEY,
+  DEPTH_KEY,
   type EngineEvent,
+  OPEN_INTEREST_KEY,
+  readAdlRank,
+  readBookTop,
   readDepth,
+  readOpenInterest,
   readTicker,
+  TICKER_KEY,
   TOPICS,
   topicPartitions,
 } from '@perp/contracts';
@@ -16,7 +24,9 @@ import {
   type TestDatabase,
 } from '@perp/persistence';
 import { loadAppConfig } from '@perp/runtime';
+import { restoreHot } from './market-restore';
 import { PublicMarketProjector } from './public-market.projector';
+import { SymbolMarket } from './symbol-market';
 
 const A = '0x' + 'aa'.repeat(20);
 const B = '0x' + 'bb'.repeat(20);
@@ -82,12 +92,12 @@ describe('public market projection (real Postgres, memory hot store)', () => {
   let db: TestDatabase;
   let hot: MemoryHotStore;
   let repo: MarketDataRepository;
-  const projector = () =>
+  const projector = (store = hot) =>
     new PublicMarketProjector(
       new MemoryBus({ topics: topicPartitions() }),
       new ProcessedOffsetRepository(db.dataSource.manager),
       repo,
-      hot,
+      store,
       loadAppConfig({ MARKET_DATA_BATCH_MS: '0' }),
     );
 
@@ -237,16 +247,17 @@ describe('public market projection (real Postgres, memory hot store)', () => {
     expect([one[0]!.volume, one[0]!.count, one[0]!.low]).toEqual(['1.75', 3, '98']);
   });
 
+  const close = { open: '0', close: '0.5' };
+  const adlClose: Trade = {
+    ...trade(11, T0 + 64_000, '50.0', '0.5', [A, 'SELL', 'liq'], C),
+    kind: 'ADL',
+    taker: { orderId: 'liq', user: A, side: 'SELL', split: close },
+    maker: { orderId: 'adl', user: C, side: 'BUY', split: close },
+  };
+
   it('an ADL close moves positions only: no trade, aggregate, candle or ticker change', async () => {
     const before = await readTicker(hot, 'BTCUSDT');
-    const close = { open: '0', close: '0.5' };
-    const adl: Trade = {
-      ...trade(11, T0 + 64_000, '50.0', '0.5', [A, 'SELL', 'liq'], C),
-      kind: 'ADL',
-      taker: { orderId: 'liq', user: A, side: 'SELL', split: close },
-      maker: { orderId: 'adl', user: C, side: 'BUY', split: close },
-    };
-    await projector().handleTurn(messages([adl], 10));
+    await projector().handleTurn(messages([adlClose], 10));
     expect(await repo.trades('BTCUSDT', 10)).toHaveLength(5);
     expect((await repo.aggTrades('BTCUSDT', { limit: 10 })).map((a) => a.lastId)).not.toContain(11);
     const [one] = await repo.candles('BTCUSDT', 'last', '1m', { limit: 1 });
@@ -255,5 +266,106 @@ describe('public market projection (real Postgres, memory hot store)', () => {
     const after = new Map((await repo.positions('BTCUSDT')).map((p) => [p.user, p.size]));
     // A was long 1.25 and C short 0.75 (the trades above).
     expect([after.get(A), after.get(C)]).toEqual(['0.75', '-0.25']);
+    const oi = await readOpenInterest(hot, 'BTCUSDT');
+    expect([oi.long.toFixed(), oi.short.toFixed(), oi.time]).toEqual(['0.75', '0.75', T0 + 64_000]);
+  });
+
+  it('an ADL close an engine replay emits again (same sequence, later offset) is not counted twice', async () => {
+    // A new owner: its state comes from Postgres, where the close is the last trade in the positions.
+    await projector().handleTurn(messages([adlClose], 12));
+    const after = new Map((await repo.positions('BTCUSDT')).map((p) => [p.user, p.size]));
+    expect([after.get(A), after.get(C)]).toEqual(['0.75', '-0.25']);
+    expect((await readOpenInterest(hot, 'BTCUSDT')).long.toFixed()).toBe('0.75');
+  });
+
+  it("projects the engine's ADL quantiles; an older list changes nothing", async () => {
+    const list = (seq: number, long: [string, number][]): EngineEvent => ({
+      v: 1,
+      id: `perp.engine.commands.v1/0/${seq}/1`,
+      time: T0 + 65_000 + seq,
+      type: 'adl.quantiles',
+      symbol: 'BTCUSDT',
+      seq,
+      long,
+      short: [
+        [B, 4],
+        [C, 1],
+      ],
+    });
+    await projector().handleTurn(messages([list(12, [[A, 5]]), list(11, [[A, 1]])], 13));
+    expect(await readAdlRank(hot, 'BTCUSDT', A)).toEqual({ side: 'LONG', quantile: 5 });
+    expect(await readAdlRank(hot, 'BTCUSDT', B)).toEqual({ side: 'SHORT', quantile: 4 });
+    await projector().handleTurn(messages([list(10, [[C, 2]])], 15));
+    expect(await readAdlRank(hot, 'BTCUSDT', A)).toEqual({ side: 'LONG', quantile: 5 });
+  });
+
+  it("writes the book's top with the book", async () => {
+    const top = await readBookTop(hot, 'BTCUSDT');
+    expect([top.bid.price.toFixed(), top.bid.qty.toFixed(), top.ask.price.toFixed(), top.seq]).toEqual([
+      '99',
+      '1.25',
+      '101',
+      7,
+    ]);
+  });
+
+  describe('a hot store that lost the forms (a restart of the embedded exchange, a flushed Redis)', () => {
+    const KEYS = [DEPTH_KEY, BOOK_TOP_KEY, OPEN_INTEREST_KEY, ADL_KEY].map((k) => k('BTCUSDT'));
+    const snapshot = async (store: MemoryHotStore) => ({
+      hashes: await Promise.all(KEYS.map((k) => store.hgetall(k))),
+      ticker: await store.get(TICKER_KEY('BTCUSDT')),
+      version: await store.get(CANDLES_VERSION_KEY('BTCUSDT')),
+    });
+
+    it('a new owner writes them again from Postgres: the same book, top, ticker, open interest and ADL ranks', async () => {
+      const before = await snapshot(hot);
+      expect(before.hashes.every((h) => Object.keys(h).length > 0)).toBe(true);
+      const fresh = new MemoryHotStore();
+      // At the last trade's time, the ticker's 24 h window is the one the turns wrote.
+      expect(await projector(fresh).restore(3, T0 + 63_000)).toEqual(['BTCUSDT']);
+      expect(await snapshot(fresh)).toEqual(before);
+      // Another partition holds none of these symbols.
+      expect(await projector(new MemoryHotStore()).restore(4, T0)).toEqual([]);
+      await fresh.close();
+    });
+
+    it('forms the hot store still holds, or holds newer, are left alone; a lost one is written again', async () => {
+      expect(await projector().restore(3, T0 + 63_000)).toEqual([]);
+      const store = new MemoryHotStore();
+      await projector(store).restore(3, T0 + 63_000);
+      // Ahead of Postgres (a turn that crashed between its two writes): kept.
+      await store.hset(DEPTH_KEY('BTCUSDT'), { seq: '99', 'b:98.0': '4' });
+      await store.del(TICKER_KEY('BTCUSDT'));
+      const s = await SymbolMarket.load('BTCUSDT', repo);
+      expect(await restoreHot(store, s, T0 + 63_000)).toEqual(['ticker']);
+      expect((await readDepth(store, 'BTCUSDT')).seq).toBe(99);
+      expect(await readTicker(store, 'BTCUSDT')).toEqual(await readTicker(hot, 'BTCUSDT'));
+      await store.close();
+    });
+
+    it('the next turn after a restore goes on from the restored state', async () => {
+      const store = new MemoryHotStore();
+      const p = projector(store);
+      await p.restore(3, T0 + 63_000);
+      await p.handleTurn(messages([delta(13, T0 + 66_000, [['99.0', '0']], [['100.5', '2']])], 16));
+      const depth = await readDepth(store, 'BTCUSDT');
+      const book = DepthBook.fromJSON({ lastUpdateId: depth.seq, bids: depth.bids, asks: depth.asks });
+      expect(book.top(10)).toEqual({
+        lastUpdateId: 13,
+        bids: [],
+        asks: [
+          ['100.5', '2'],
+          ['101.0', '1'],
+        ],
+      });
+      // The emptied level is gone from the hash, not left as "0".
+      expect(Object.keys(await store.hgetall(DEPTH_KEY('BTCUSDT'))).sort()).toEqual([
+        'a:100.5',
+        'a:101.0',
+        'seq',
+        'time',
+      ]);
+      await store.close();
+    });
   });
 });

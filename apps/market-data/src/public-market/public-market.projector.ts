@@ -16,9 +16,10 @@ import {
   TICKER_KEY,
   TOPICS,
 } from '@perp/contracts';
-import { resumeAtMark } from '@perp/infrastructure';
+import { subscribeAtMark } from '@perp/infrastructure';
 import { MarketDataRepository, MarketDataWrites, ProcessedOffsetRepository } from '@perp/persistence';
 import { APP_CONFIG, type AppConfig, Metrics } from '@perp/runtime';
+import { restoreHot } from './market-restore';
 import { MarketTurn, tickerState } from './market-turn';
 import { SymbolMarket } from './symbol-market';
 
@@ -29,11 +30,12 @@ const TICKER_ROLL_MS = 30_000;
 
 /**
  * Public market data from the engine's events: trades (ids = the engine's per-symbol sequence),
- * aggregated trades, candles of every interval, the rolling 24 h ticker, the L2 book and the
- * futures-data statistics. One turn per batch of a partition: states apply the events, the hot
- * store is written, then one Postgres statement that also advances the consumer's mark; a new
- * owner resumes after that mark. States are per partition and dropped when it is revoked or a turn
- * fails, then loaded again from what was written.
+ * aggregated trades, candles of every interval, the rolling 24 h ticker, the L2 book and its top,
+ * open interest, the futures-data statistics and the ADL quantiles. One turn per batch of a
+ * partition: states apply the events, the hot store is written, then one Postgres statement that
+ * also advances the consumer's mark; a new owner resumes after that mark, and first writes again
+ * the hot-store forms of its symbols that the hot store lost (see `restoreHot`). States are per
+ * partition and dropped when it is revoked or a turn fails, then loaded again from what was written.
  */
 @Injectable()
 export class PublicMarketProjector implements OnApplicationBootstrap, OnModuleDestroy {
@@ -54,16 +56,21 @@ export class PublicMarketProjector implements OnApplicationBootstrap, OnModuleDe
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    this.subscription = await this.bus.subscribe({
-      groupId: PUBLIC_MARKET_CONSUMER,
+    this.subscription = await subscribeAtMark(this.bus, {
+      name: PUBLIC_MARKET_CONSUMER,
       topics: [TOPICS.engineEvents.name],
-      background: true,
+      marks: this.marks,
+      forget: (p) => this.states.delete(p),
       batchHandler: (ms) => this.handleTurn(ms),
       maxBatch: MAX_TURN,
-      onAssigned: resumeAtMark(this.marks, PUBLIC_MARKET_CONSUMER, (p) => this.states.delete(p)),
-      onRevoked: (tps) => {
-        for (const tp of tps) this.states.delete(tp.partition);
-      },
+      background: true,
+      restore: (partition) =>
+        this.restore(partition).then(
+          () => undefined,
+          // The turns still load what they touch; the rest is written again at the next assignment.
+          (e: unknown) =>
+            this.logger.warn(`partition ${partition}: hot-store forms not restored: ${String(e)}`),
+        ),
     });
     this.roll = setInterval(
       () => void this.rollTickers().catch((e) => this.logger.warn(String(e))),
@@ -84,7 +91,7 @@ export class PublicMarketProjector implements OnApplicationBootstrap, OnModuleDe
     for (const m of messages) {
       try {
         const e = parseMessage('engineEvents', m.value);
-        if (e.type === 'trade' || e.type === 'book.delta') events.push(e);
+        if (e.type === 'trade' || e.type === 'book.delta' || e.type === 'adl.quantiles') events.push(e);
       } catch (e) {
         if (!(e instanceof MessageValidationError)) throw e;
         this.logger.warn(`skipped malformed ${m.topic}/${m.partition}@${m.offset}: ${e.message}`);
@@ -92,11 +99,11 @@ export class PublicMarketProjector implements OnApplicationBootstrap, OnModuleDe
     }
     let states = this.states.get(last.partition);
     if (!states) this.states.set(last.partition, (states = new Map()));
-    const turn = new MarketTurn(this.pruneDue(last.partition));
+    const turn = new MarketTurn(last.partition, this.pruneDue(last.partition));
     try {
       for (const e of events) {
         let s = states.get(e.symbol);
-        if (!s) states.set(e.symbol, (s = await SymbolMarket.load(e.symbol, this.repo, this.hot)));
+        if (!s) states.set(e.symbol, (s = await SymbolMarket.load(e.symbol, this.repo)));
         turn.apply(s, e);
       }
       await turn.writeHot(this.hot);
@@ -128,6 +135,24 @@ export class PublicMarketProjector implements OnApplicationBootstrap, OnModuleDe
     // window again after a slow turn would only add to the lag.
     const rest = this.config.MARKET_DATA_BATCH_MS - (Date.now() - started);
     if (messages.length < MAX_TURN && rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
+  }
+
+  /**
+   * Loads every symbol a partition's turns wrote (its states for the next turns) and writes again
+   * what the hot store lost of them. Returns the symbols whose forms were written.
+   */
+  async restore(partition: number, now = Date.now()): Promise<string[]> {
+    const states = new Map<string, SymbolMarket>();
+    const written: string[] = [];
+    for (const symbol of await this.repo.bookSymbols(partition)) {
+      const s = await SymbolMarket.load(symbol, this.repo);
+      states.set(symbol, s);
+      if ((await restoreHot(this.hot, s, now)).length) written.push(symbol);
+    }
+    this.states.set(partition, states);
+    if (written.length)
+      this.logger.log(`partition ${partition}: hot-store forms of ${written.join(', ')} written again`);
+    return written;
   }
 
   private pruneDue(partition: number): boolean {

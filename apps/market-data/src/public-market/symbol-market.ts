@@ -1,5 +1,3 @@
-import type { HotStore } from '@perp/cache';
-import { readDepth } from '@perp/contracts';
 import {
   type Candle,
   CandleSeries,
@@ -12,6 +10,7 @@ import {
   SymbolPositions,
 } from '@perp/domain';
 import type { MarketCandleEntity, MarketDataRepository } from '@perp/persistence';
+import type { AdlList } from '../adl/adl-quantiles';
 
 const DAY = 24 * 3600_000;
 const m = (v: string) => new Money(v);
@@ -24,10 +23,11 @@ export interface LastTrade {
 }
 
 /**
- * Everything market data keeps in memory for one symbol, as of the last turn written: the L2 book,
- * the current candle of every interval, the open aggregate trade, the rolling 24 h minutes and
- * every account's position. It is a cache of what Postgres and the hot store hold (see `load`), so a
- * turn that fails drops it and the next turn loads it again.
+ * Everything market data keeps in memory for one symbol, as of the last turn written: the L2 book
+ * (and the time of its last change), the current candle of every interval, the open aggregate
+ * trade, the rolling 24 h minutes, every account's position and the engine's ADL ranking. It is a
+ * cache of what Postgres holds (see `load`), so a turn that fails drops it and the next turn loads
+ * it again; the hot store's forms are rebuilt from it (`restoreHot`).
  */
 export class SymbolMarket {
   constructor(
@@ -38,6 +38,11 @@ export class SymbolMarket {
     readonly rolling: Rolling24h,
     readonly positions: SymbolPositions,
     public lastTrade: LastTrade | undefined,
+    public bookTime = 0,
+    public adl: AdlList | undefined = undefined,
+    /** The last trade moved into `positions` (an ADL close is not a public trade: not `lastTrade`). */
+    public tradeSeq = lastTrade?.id ?? 0,
+    public tradeTime = lastTrade?.time ?? 0,
   ) {}
 
   static empty(symbol: string): SymbolMarket {
@@ -52,19 +57,27 @@ export class SymbolMarket {
     );
   }
 
-  /** The state a previous owner left: book from the hot store, the rest from Postgres. */
-  static async load(symbol: string, repo: MarketDataRepository, hot: HotStore): Promise<SymbolMarket> {
-    const [depth, candles, agg, last, positions] = await Promise.all([
-      readDepth(hot, symbol),
+  /** The state a previous owner left in Postgres. */
+  static async load(symbol: string, repo: MarketDataRepository): Promise<SymbolMarket> {
+    const [depth, candles, agg, last, positions, adl] = await Promise.all([
+      repo.book(symbol),
       repo.latestCandles(symbol, 'last'),
       repo.lastAggTrade(symbol),
       repo.lastTrade(symbol),
       repo.positions(symbol),
+      repo.adlQuantiles(symbol),
     ]);
     const minutes = last ? await repo.tickerMinutesSince(symbol, last.time - DAY) : [];
+    // The book row's trade is the later one when an ADL close came after the last public trade.
+    const moved =
+      depth && depth.tradeSeq >= (last?.id ?? 0)
+        ? { seq: depth.tradeSeq, time: depth.tradeTime }
+        : { seq: last?.id ?? 0, time: last?.time ?? 0 };
     return new SymbolMarket(
       symbol,
-      DepthBook.fromJSON({ lastUpdateId: Math.max(0, depth.seq), bids: depth.bids, asks: depth.asks }),
+      depth
+        ? DepthBook.fromJSON({ lastUpdateId: depth.seq, bids: depth.bids, asks: depth.asks })
+        : new DepthBook(),
       new CandleSeries(candles.flatMap(candleUpdate)),
       agg
         ? {
@@ -95,6 +108,17 @@ export class SymbolMarket {
       ),
       new SymbolPositions(positions.map((p) => [p.user, m(p.size)])),
       last ? { id: last.id, price: m(last.price), time: last.time } : undefined,
+      depth?.time ?? 0,
+      adl
+        ? {
+            seq: adl.seq,
+            time: adl.time,
+            long: JSON.parse(adl.long) as AdlList['long'],
+            short: JSON.parse(adl.short) as AdlList['short'],
+          }
+        : undefined,
+      moved.seq,
+      moved.time,
     );
   }
 }

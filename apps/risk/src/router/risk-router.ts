@@ -1,9 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { afterBatch, Bus, type BusMessage, type Subscription } from '@perp/bus';
-import { HOT_STORE, type HotStore } from '@perp/cache';
 import {
   type EngineEvent,
-  HOT_KEYS,
   MessageValidationError,
   parseMessage,
   outputId,
@@ -11,7 +9,6 @@ import {
   type RiskCommand,
   TOPICS,
 } from '@perp/contracts';
-import { Inject } from '@nestjs/common';
 
 export const RISK_ROUTER_GROUP = 'risk-router';
 
@@ -56,10 +53,7 @@ export class RiskRouter implements OnApplicationBootstrap, OnModuleDestroy {
   private subscription?: Subscription;
   private partitionKeys?: string[];
 
-  constructor(
-    private readonly bus: Bus,
-    @Inject(HOT_STORE) private readonly hot: HotStore,
-  ) {}
+  constructor(private readonly bus: Bus) {}
 
   async onApplicationBootstrap(): Promise<void> {
     this.subscription = await this.bus.subscribe({
@@ -75,25 +69,23 @@ export class RiskRouter implements OnApplicationBootstrap, OnModuleDestroy {
 
   /**
    * A batched turn of one partition: every copy it makes is published together (one journal write
-   * or produce request), the latest price per symbol is written once, then one commit.
+   * or produce request), then one commit. (The price hash readers use is market data's.)
    */
   private async handleTurn(messages: readonly BusMessage[]): Promise<void> {
     const copies: [string, RiskCommand][] = [];
-    const marks = new Map<string, Record<string, string>>();
     const keys = messages[0]!.topic === TOPICS.engineEvents.name ? [] : await this.keysForEveryPartition();
     for (const m of messages) {
       try {
         if (m.topic === TOPICS.engineEvents.name) this.copyEngineEvent(m, copies);
         else if (m.topic === TOPICS.funding.name) this.copyFunding(m, keys, copies);
         else if (m.topic === TOPICS.clock.name) this.copyClockTick(m, keys, copies);
-        else this.copyPrice(m, keys, copies, marks);
+        else this.copyPrice(m, keys, copies);
       } catch (e) {
         if (!(e instanceof MessageValidationError)) throw e;
         this.logger.warn(`skipped malformed ${m.topic}/${m.partition}@${m.offset}: ${e.message}`);
       }
     }
     await Promise.all(copies.map(([key, c]) => this.bus.publish(TOPICS.riskCommands.name, key, c)));
-    await Promise.all([...marks].map(([symbol, fields]) => this.hot.hset(HOT_KEYS.price(symbol), fields)));
     await this.subscription?.commit(afterBatch(messages));
   }
 
@@ -121,12 +113,7 @@ export class RiskRouter implements OnApplicationBootstrap, OnModuleDestroy {
     }
   }
 
-  private copyPrice(
-    m: BusMessage,
-    keys: readonly string[],
-    copies: [string, RiskCommand][],
-    marks: Map<string, Record<string, string>>,
-  ): void {
+  private copyPrice(m: BusMessage, keys: readonly string[], copies: [string, RiskCommand][]): void {
     const price = parseMessage('prices', m.value);
     // Risk applies the marks market data derives; index ticks are its input, not risk's.
     if (price.type !== 'price.mark') return;
@@ -144,14 +131,6 @@ export class RiskRouter implements OnApplicationBootstrap, OnModuleDestroy {
           lastPrice: price.lastPrice,
         },
       ]);
-    marks.set(price.symbol, {
-      markPrice: price.markPrice,
-      indexPrice: price.indexPrice,
-      lastPrice: price.lastPrice,
-      fundingRate: price.fundingRate,
-      nextFundingTime: String(price.nextFundingTime),
-      time: String(price.time),
-    });
   }
 
   /** The keeper's clock tick, to every partition like a price: each shard expires GTD orders in its own order. */

@@ -15,9 +15,32 @@ export const HOT_KEYS = {
   closedOrder: (orderId: string) => `order:${orderId}`,
   /** One user's algo orders: the live ones and the recently ended (GET algo order queries). */
   algoOrders: (user: string) => `algo:${user}`,
-  /** Latest mark and index price of a symbol (hash). */
+  /**
+   * Latest mark and index price of a symbol (hash, `markPriceFields`): written by market data's
+   * prices projector (not a risk shard), which keeps it in Postgres too and writes it again when
+   * the hot store lost it.
+   */
   price: (symbol: string) => `price:${symbol}`,
 } as const;
+
+/** The `HOT_KEYS.price` hash of a `price.mark` event. */
+export function markPriceFields(e: {
+  markPrice: string;
+  indexPrice: string;
+  lastPrice: string;
+  fundingRate: string;
+  nextFundingTime: number;
+  time: number;
+}): Record<string, string> {
+  return {
+    markPrice: e.markPrice,
+    indexPrice: e.indexPrice,
+    lastPrice: e.lastPrice,
+    fundingRate: e.fundingRate,
+    nextFundingTime: String(e.nextFundingTime),
+    time: String(e.time),
+  };
+}
 
 /**
  * The history projector's consumer group and its name in `processed_offsets`: its mark per

@@ -1,6 +1,6 @@
 /**
- * ADL quantiles in the hot store: layout and readers. The market-data app's ADL projector writes
- * them from the engine's `adl.quantiles` events; the gateway reads them (GET /fapi/v1/adlQuantile,
+ * ADL quantiles in the hot store: layout and readers. The market-data app's public-market
+ * projector writes them from the engine's `adl.quantiles` events (and keeps them in Postgres); the gateway reads them (GET /fapi/v1/adlQuantile,
  * the native ADL rankings).
  *
  * One hash per symbol, `adl:{symbol}`:
@@ -8,8 +8,8 @@
  *   (an older or replayed event is dropped) and how many positions each quantile holds per side;
  * - `u:{address}`: the user's side and quantile, `L3` or `S5` (one field per user: one-way mode
  *   has one position per symbol, so a flip overwrites it in place).
- * The fields of a list are written in one `hset`; users no longer listed are deleted afterwards,
- * so a reader may briefly still see a closed position's quantile (the gateway checks the position).
+ * A list replaces the whole hash in one step (`hupdate` with `replace`), so users no longer listed
+ * leave with it; the gateway still checks the position (the list trails the book).
  */
 export const ADL_KEY = (symbol: string) => `adl:${symbol}`;
 export const ADL_FIELDS = { summary: 'summary', user: 'u:' } as const;

@@ -12,7 +12,10 @@ export interface HashReader {
 
 const decimalOrZero = (v: string | undefined) => parseDecimal(v ?? '0') ?? new Money(0);
 
-/** Hot-store hash of a symbol's best bid and ask (written only by the book-top projector). */
+/**
+ * Hot-store hash of a symbol's best bid and ask (`bidPrice`, `bidQty`, `askPrice`, `askQty`, and
+ * the book's `seq` and `time`), written by the market-data projector with the L2 book it comes from.
+ */
 export const BOOK_TOP_KEY = (symbol: string) => `book-top:${symbol}`;
 
 /** One side's best level; price and quantity 0 when the side is empty. */
@@ -46,18 +49,13 @@ export function bookTopOf(symbol: string, row: Record<string, string>): BookTop 
   };
 }
 
-/** Hot-store hash of a symbol's open interest (written only by the open-interest projector). */
-export const OPEN_INTEREST_KEY = (symbol: string) => `oi:${symbol}`;
-
 /**
- * Fields of the hash: `long` and `short` (base units, decimal strings), `time` (ms of the last
- * trade applied) and, per engine-commands partition, `place:{partition}`: `offset/index` of the
- * last trade applied, read from the trade's id (the engine command behind it, see parseOutputId).
- * They change in one `hset`, so a redelivered or engine-replayed trade is recognised and dropped
- * whatever the crash point was: the projection is exactly once.
+ * Hot-store hash of a symbol's open interest, written by the market-data projector from the
+ * positions it follows (the turn that moves them, one `hset`): `long` and `short` in base units
+ * (decimal strings) and `time`, the ms of the last trade that moved them (an ADL close included).
  */
+export const OPEN_INTEREST_KEY = (symbol: string) => `oi:${symbol}`;
 export const OI_FIELDS = { long: 'long', short: 'short', time: 'time' } as const;
-export const placeField = (partition: number) => `place:${partition}`;
 
 export interface OpenInterest {
   symbol: string;
@@ -81,9 +79,9 @@ export async function readOpenInterest(hot: HashReader, symbol: string): Promise
 /**
  * Hot-store hash of a symbol's L2 book (written only by the market-data projector): `seq` is the
  * engine book sequence of the last delta applied (Binance's lastUpdateId), `time` its time, and
- * one field per level, `b:<price>` or `a:<price>`, holding the level's quantity. One `hset` per
- * turn changes the levels and `seq` together; levels that emptied are written as "0" and then
- * deleted, so a reader skips zero quantities.
+ * one field per level, `b:<price>` or `a:<price>`, holding the level's quantity. A turn sets the
+ * levels that changed and `seq`, and deletes the levels that emptied, in one step (`hupdate`); a
+ * reader also skips a zero quantity (older writers stored one before deleting it).
  */
 export const DEPTH_KEY = (symbol: string) => `depth:${symbol}`;
 export const DEPTH_FIELDS = { seq: 'seq', time: 'time', bid: 'b:', ask: 'a:' } as const;

@@ -36,15 +36,25 @@ export function subscribeAtMark(
     maxBatch?: number;
     /** A projection off the order and price paths (see SubscribeOptions.background). */
     background?: boolean;
+    /**
+     * Runs for each assigned partition once the subscription resumes after its mark, before any of
+     * its messages: a projection writes again what a hot store may have lost. A rejection is the
+     * assignment's (handle what may fail).
+     */
+    restore?: (partition: number) => Promise<void>;
   },
 ): Promise<Subscription> {
+  const resume = resumeAtMark(o.marks, o.name, o.forget);
   return bus.subscribe({
     groupId: o.name,
     topics: o.topics,
     background: o.background,
     batchHandler: o.batchHandler,
     ...(o.maxBatch ? { maxBatch: o.maxBatch } : {}),
-    onAssigned: resumeAtMark(o.marks, o.name, o.forget),
+    onAssigned: async (tps, sub) => {
+      await resume(tps, sub);
+      if (o.restore) for (const tp of tps) await o.restore(tp.partition);
+    },
     onRevoked: (tps) => {
       for (const tp of tps) o.forget(tp.partition);
     },

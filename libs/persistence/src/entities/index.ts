@@ -3,7 +3,9 @@ import { AlgoOrderEntity } from './algo-order.entity';
 import { ApiKeyEntity } from './api-key.entity';
 import { IncomeEntity } from './income.entity';
 import { ForceOrderEntity, InsuranceMovementEntity } from './liquidation.entity';
+import { MarketAdlQuantilesEntity, MarketBookEntity, MarketBookLevelEntity } from './market-book.entity';
 import { MarketCandleEntity, MarketTickerMinuteEntity } from './market-candle.entity';
+import { MarketPriceEntity } from './market-price.entity';
 import { FundingRateEntity, MarketPositionEntity, MarketStatisticEntity } from './market-statistic.entity';
 import { MarketAggTradeEntity, MarketTradeEntity } from './market-trade.entity';
 import { OrderEntity } from './order.entity';
@@ -17,7 +19,9 @@ export * from './algo-order.entity';
 export * from './api-key.entity';
 export * from './income.entity';
 export * from './liquidation.entity';
+export * from './market-book.entity';
 export * from './market-candle.entity';
+export * from './market-price.entity';
 export * from './market-statistic.entity';
 export * from './market-trade.entity';
 export * from './order.entity';
@@ -45,4 +49,8 @@ export const ENTITIES = [
   MarketStatisticEntity,
   MarketPositionEntity,
   FundingRateEntity,
+  MarketBookEntity,
+  MarketBookLevelEntity,
+  MarketAdlQuantilesEntity,
+  MarketPriceEntity,
 ];

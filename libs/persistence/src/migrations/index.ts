@@ -4,6 +4,7 @@ import { ApiKeyChain1763900000000 } from './1763900000000-api-key-chain';
 import { MarketData1764000000000 } from './1764000000000-market-data';
 import { AlgoOrders1764100000000 } from './1764100000000-algo-orders';
 import { Liquidations1764300000000 } from './1764300000000-liquidations';
+import { MarketBooks1764400000000 } from './1764400000000-market-books';
 
 /** Every migration, oldest first. Listed as classes (not globs) so dist/ and Jest load the same code. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   MarketData1764000000000,
   AlgoOrders1764100000000,
   Liquidations1764300000000,
+  MarketBooks1764400000000,
 ];

@@ -1,4 +1,10 @@
+import {
+  MarketAdlQuantilesEntity,
+  MarketBookEntity,
+  MarketBookLevelEntity,
+} from '../entities/market-book.entity';
 import { MarketCandleEntity, MarketTickerMinuteEntity } from '../entities/market-candle.entity';
+import { MarketPriceEntity } from '../entities/market-price.entity';
 import { MarketPositionEntity, MarketStatisticEntity } from '../entities/market-statistic.entity';
 import { MarketAggTradeEntity, MarketTradeEntity } from '../entities/market-trade.entity';
 import { WriteBatch } from './write-batch';
@@ -83,6 +89,56 @@ export class MarketDataWrites {
       ['symbol', 'user'],
       rows.filter((r) => ZERO.test(r.size)),
     );
+    return this;
+  }
+
+  /** Books' headers (partition, seq, time) as they now stand. */
+  saveBooks(books: readonly MarketBookEntity[]): this {
+    this.batch.insert(MarketBookEntity, books, {
+      onConflict: { target: ['symbol'], update: ['partition', 'seq', 'time', 'trade_seq', 'trade_time'] },
+    });
+    return this;
+  }
+
+  /** Changed book levels, one row per level; a zero quantity deletes the level. */
+  saveBookLevels(levels: readonly MarketBookLevelEntity[]): this {
+    this.batch.insert(
+      MarketBookLevelEntity,
+      levels.filter((l) => !ZERO.test(l.qty)),
+      { onConflict: { target: ['symbol', 'side', 'price'], update: ['qty'] } },
+    );
+    this.batch.delete(
+      MarketBookLevelEntity,
+      ['symbol', 'side', 'price'],
+      levels.filter((l) => ZERO.test(l.qty)),
+    );
+    return this;
+  }
+
+  /** Each symbol's latest ADL quantiles. */
+  saveAdlQuantiles(rows: readonly MarketAdlQuantilesEntity[]): this {
+    this.batch.insert(MarketAdlQuantilesEntity, rows, {
+      onConflict: { target: ['symbol'], update: ['seq', 'time', 'long', 'short'] },
+    });
+    return this;
+  }
+
+  /** The latest mark price event per symbol (one row per symbol per call). */
+  savePrices(rows: readonly MarketPriceEntity[]): this {
+    this.batch.insert(MarketPriceEntity, rows, {
+      onConflict: {
+        target: ['symbol'],
+        update: [
+          'partition',
+          'mark_price',
+          'index_price',
+          'last_price',
+          'funding_rate',
+          'next_funding_time',
+          'time',
+        ],
+      },
+    });
     return this;
   }
 }

@@ -5,17 +5,25 @@ import {
   type ObjectLiteral,
   type SelectQueryBuilder,
 } from 'typeorm';
+import { epochMsTransformer } from '../columns';
+import {
+  MarketAdlQuantilesEntity,
+  MarketBookEntity,
+  MarketBookLevelEntity,
+} from '../entities/market-book.entity';
 import {
   type CandleSeriesName,
   MarketCandleEntity,
   MarketTickerMinuteEntity,
 } from '../entities/market-candle.entity';
+import { MarketPriceEntity } from '../entities/market-price.entity';
 import {
   FundingRateEntity,
   MarketPositionEntity,
   MarketStatisticEntity,
 } from '../entities/market-statistic.entity';
 import { MarketAggTradeEntity, MarketTradeEntity } from '../entities/market-trade.entity';
+import { tableName } from './bulk-insert';
 import { MarketDataWrites } from './market-data-writes';
 
 /**
@@ -26,6 +34,16 @@ export interface SeriesWindow {
   startTime?: number;
   endTime?: number;
   limit: number;
+}
+
+/** A stored L2 book: levels as [price, qty] strings, bids best (highest) first, asks lowest first. */
+export interface StoredBook {
+  seq: number;
+  time: number;
+  tradeSeq: number;
+  tradeTime: number;
+  bids: [string, string][];
+  asks: [string, string][];
 }
 
 /**
@@ -116,6 +134,60 @@ export class MarketDataRepository {
     return this.manager
       .getRepository(MarketPositionEntity)
       .find({ where: { symbol }, order: { user: 'ASC' } });
+  }
+
+  /** The symbol's stored book; undefined when it has none. */
+  async book(symbol: string): Promise<StoredBook | undefined> {
+    // One statement: the header and the levels of one snapshot (a turn may commit in between).
+    const levels = tableName(this.manager, MarketBookLevelEntity);
+    const rows: {
+      seq: string;
+      time: string;
+      trade_seq: string;
+      trade_time: string;
+      side: string | null;
+      price: string;
+      qty: string;
+    }[] = await this.manager.query(
+      `SELECT b.seq, b.time, b.trade_seq, b.trade_time, l.side, l.price::text AS price, l.qty::text AS qty
+         FROM ${tableName(this.manager, MarketBookEntity)} b
+         LEFT JOIN ${levels} l ON l.symbol = b.symbol
+         WHERE b.symbol = $1
+         ORDER BY l.side, CASE WHEN l.side = 'BID' THEN -l.price ELSE l.price END`,
+      [symbol],
+    );
+    const [head] = rows;
+    if (!head) return undefined;
+    const book: StoredBook = {
+      seq: epochMsTransformer.from(head.seq) as number,
+      time: epochMsTransformer.from(head.time) as number,
+      tradeSeq: epochMsTransformer.from(head.trade_seq) as number,
+      tradeTime: epochMsTransformer.from(head.trade_time) as number,
+      bids: [],
+      asks: [],
+    };
+    for (const r of rows)
+      if (r.side !== null) (r.side === 'BID' ? book.bids : book.asks).push([r.price, r.qty]);
+    return book;
+  }
+
+  /** The symbols with a stored book whose events arrive on engine-events `partition`. */
+  async bookSymbols(partition: number): Promise<string[]> {
+    const rows = await this.manager
+      .getRepository(MarketBookEntity)
+      .find({ select: { symbol: true }, where: { partition }, order: { symbol: 'ASC' } });
+    return rows.map((r) => r.symbol);
+  }
+
+  async adlQuantiles(symbol: string): Promise<MarketAdlQuantilesEntity | undefined> {
+    return (await this.manager.getRepository(MarketAdlQuantilesEntity).findOneBy({ symbol })) ?? undefined;
+  }
+
+  /** The latest mark price events of the symbols whose prices arrive on prices `partition`. */
+  async latestPrices(partition: number): Promise<MarketPriceEntity[]> {
+    return this.manager
+      .getRepository(MarketPriceEntity)
+      .find({ where: { partition }, order: { symbol: 'ASC' } });
   }
 
   // ---- reads (gateways) ----
