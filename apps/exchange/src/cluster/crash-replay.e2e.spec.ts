@@ -1,5 +1,5 @@
 import { HOT_STORE, type HotStore } from '@perp/cache';
-import { HOT_KEYS, parseAccountProjection, userIdForAddress } from '@perp/contracts';
+import { accountProjectionOf, HOT_KEYS, userIdForAddress } from '@perp/contracts';
 import { Account } from '@perp/domain';
 import { IncomeRepository, openDataSource, TradeRepository } from '@perp/persistence';
 import type { HttpResponse } from '@perp/testing';
@@ -30,14 +30,13 @@ type Outcome = Record<string, UserOutcome>;
 
 async function outcome(
   traders: ScriptTrader[],
-  readAccount: (address: string) => Promise<string | undefined>,
+  readAccount: (address: string) => Promise<Record<string, string>>,
   trades: TradeRepository,
   income: IncomeRepository,
 ): Promise<Outcome> {
   const out: Outcome = {};
   for (const t of traders) {
-    const raw = await readAccount(t.address);
-    const p = raw ? parseAccountProjection(raw) : undefined;
+    const p = accountProjectionOf(await readAccount(t.address));
     const a = p ? Account.fromState(p.state) : new Account(t.address);
     const userId = userIdForAddress(t.address);
     const rows = await income.listByUser(userId, { limit: 1000 });
@@ -99,7 +98,7 @@ describe('crash and replay: killed risk and engine shards (real processes, Kafka
       reference = await settle(() =>
         outcome(
           traders,
-          (a) => hot.get(HOT_KEYS.account(a)),
+          (a) => hot.hgetall(HOT_KEYS.account(a)),
           ex.app.get(TradeRepository),
           ex.app.get(IncomeRepository),
         ),
@@ -152,7 +151,7 @@ describe('crash and replay: killed risk and engine shards (real processes, Kafka
         () =>
           outcome(
             traders,
-            async (a) => (await redis.get(`${prefix}${HOT_KEYS.account(a)}`)) ?? undefined,
+            (a) => redis.hgetall(`${prefix}${HOT_KEYS.account(a)}`),
             new TradeRepository(ds.manager),
             new IncomeRepository(ds.manager),
           ),

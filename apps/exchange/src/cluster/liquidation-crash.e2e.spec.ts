@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HOT_KEYS, parseAccountProjection, TOPICS } from '@perp/contracts';
+import { accountProjectionOf, HOT_KEYS, TOPICS } from '@perp/contracts';
 import { Account, Money } from '@perp/domain';
 import { Kafka, logLevel } from 'kafkajs';
 import { type HttpResponse, signed } from '@perp/testing';
@@ -77,8 +77,10 @@ describe('liquidation cascade across kill -9 of a risk shard and the engine shar
       '0';
     /** The hot store's size of `t`'s position (Redis, not the gateway: polled without a rate limit). */
     const hotSize = async (t: Trader) => {
-      const raw = await cluster!.redis.get(`perp:devnet:${HOT_KEYS.account(t.address)}`);
-      const size = raw ? Account.fromState(parseAccountProjection(raw).state).position(BTC)?.size : undefined;
+      const p = accountProjectionOf(
+        await cluster!.redis.hgetall(`perp:devnet:${HOT_KEYS.account(t.address)}`),
+      );
+      const size = p ? Account.fromState(p.state).position(BTC)?.size : undefined;
       return size?.toFixed() ?? '0';
     };
     const lots = (qty: string) => Math.round(Number(qty) * 1000);

@@ -1,5 +1,5 @@
 import { HOT_STORE, type HotStore } from '@perp/cache';
-import { HOT_KEYS, parseAccountProjection, userIdForAddress } from '@perp/contracts';
+import { readAccountProjection, userIdForAddress } from '@perp/contracts';
 import { Account, Money } from '@perp/domain';
 import { AdminAuditRepository, IncomeRepository } from '@perp/persistence';
 import { type InProcessExchange, startInProcessExchange } from '../testing/in-process-exchange';
@@ -17,8 +17,7 @@ describe('trading through the embedded exchange (gateway -> risk -> engine -> ri
   const order = (t: Trader, params: Record<string, string>, method: 'POST' | 'DELETE' = 'POST') =>
     signed(ex.url, '/fapi/v1/order', t.key, { method, params });
   const account = async (t: Trader) => {
-    const raw = await ex.app.get<HotStore>(HOT_STORE).get(HOT_KEYS.account(t.address));
-    return raw ? parseAccountProjection(raw) : undefined;
+    return readAccountProjection(ex.app.get<HotStore>(HOT_STORE), t.address);
   };
   const wallet = async (t: Trader) => {
     const p = await account(t);

@@ -118,6 +118,11 @@ export class RiskPartition extends ShardPartition {
     return out.sort((a, b) => a.time - b.time || a.orderId.localeCompare(b.orderId));
   }
 
+  /** The user's open order records, in no particular order (openOrdersOf sorts them). */
+  openRecordsOf(user: string): Iterable<OrderRecord> {
+    return this.ordersByUser.get(user)?.values() ?? [];
+  }
+
   /** An open order's record. */
   openOrder(orderId: string): OrderRecord | undefined {
     return this.orders.get(orderId);

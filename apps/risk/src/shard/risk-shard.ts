@@ -7,7 +7,6 @@ import {
 } from '@perp/bus';
 import type { HotEntry, HotStore } from '@perp/cache';
 import {
-  type AccountProjection,
   type AlgoOrdersProjection,
   CLOSED_ORDER_TTL_MS,
   HEADER_INPUT_END,
@@ -28,6 +27,7 @@ import {
 } from '@perp/domain';
 import { ShardPartitions, type SnapshotPolicy } from '@perp/infrastructure';
 import type { ShardSnapshotRepository } from '@perp/persistence';
+import { AccountHashes, type AccountHashWrite } from './account-hashes';
 import { applyRiskCommand } from './handlers';
 import { RISK_SNAPSHOT_VERSION, RiskPartition } from './risk-partition';
 import { Output, replyToOf, type RiskInput } from './turn-output';
@@ -59,6 +59,8 @@ export class RiskShard {
   private readonly asset: string;
   /** Money totals per partition state (a reloaded partition is a new state: recounted once). */
   private readonly totals = new WeakMap<RiskPartition, BookTotals>();
+  /** What each partition state wrote of its accounts (a reloaded partition writes them whole). */
+  private readonly hashes = new WeakMap<RiskPartition, AccountHashes>();
 
   constructor(
     private readonly bus: Bus,
@@ -175,11 +177,11 @@ export class RiskShard {
       for (const user of out.users) users.set(user, command.time);
       for (const user of out.algoUsers) algoUsers.set(user, command.time);
     }
-    for (const [user, time] of users) hot.push(this.accountEntry(p, user, time));
+    const accounts = [...users].map(([user, time]) => this.accountWrite(p, user, time));
     for (const [user, time] of algoUsers) hot.push(this.algoEntry(p, user, time));
     hot.push(this.totalsEntry(p, users.keys(), turn[turn.length - 1]!.command.time));
     // Read-your-writes: the projection is in the hot store before any reply of the turn leaves.
-    await this.hot.setMany(hot);
+    await Promise.all([this.hot.setMany(hot), ...accounts.map((a) => this.writeAccount(a))]);
     const sends: Promise<unknown>[] = [];
     const publish = (topic: string, key: string, value: unknown, headers?: Record<string, string>) =>
       sends.push(this.bus.publish(topic, key, value, headers));
@@ -223,15 +225,17 @@ export class RiskShard {
    */
   private async projectRestored(p: RiskPartition, time: number): Promise<void> {
     if ((await this.hot.get(RISK_TOTALS_KEY(p.partition))) !== undefined) return;
+    const accounts: Promise<void>[] = [];
+    for (const account of p.book.allAccounts()) {
+      accounts.push(this.writeAccount(this.accountWrite(p, account.user, time)));
+      if (accounts.length >= RESTORE_WRITE_BATCH) await Promise.all(accounts.splice(0));
+    }
+    await Promise.all(accounts);
     const entries: HotEntry[] = [];
     const flush = async () => {
       await this.hot.setMany(entries);
       entries.length = 0;
     };
-    for (const account of p.book.allAccounts()) {
-      entries.push(this.accountEntry(p, account.user, time));
-      if (entries.length >= RESTORE_WRITE_BATCH) await flush();
-    }
     for (const user of p.algos.users()) {
       entries.push(this.algoEntry(p, user, time));
       if (entries.length >= RESTORE_WRITE_BATCH) await flush();
@@ -260,14 +264,13 @@ export class RiskShard {
     return { key: HOT_KEYS.algoOrders(user), value: JSON.stringify(projection) };
   }
 
-  private accountEntry(p: RiskPartition, user: string, time: number): HotEntry {
-    const projection: AccountProjection = {
-      v: 1,
-      user,
-      time,
-      state: p.book.account(user).toState(),
-      orders: p.openOrdersOf(user),
-    };
-    return { key: HOT_KEYS.account(user), value: JSON.stringify(projection) };
+  private accountWrite(p: RiskPartition, user: string, time: number): AccountHashWrite {
+    let hashes = this.hashes.get(p);
+    if (!hashes) this.hashes.set(p, (hashes = new AccountHashes()));
+    return hashes.write(user, time, p.book.account(user), p.openRecordsOf(user));
+  }
+
+  private writeAccount(w: AccountHashWrite): Promise<void> {
+    return this.hot.hupdate(w.key, w.set, w.del, { replace: w.replace });
   }
 }

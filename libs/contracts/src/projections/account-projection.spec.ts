@@ -1,6 +1,13 @@
 import { Account, AccountBook, type AccountState, Money, parseMarket } from '@perp/domain';
 import { ZodError } from 'zod';
-import { type AccountProjection, parseAccountProjection } from './account-projection';
+import {
+  ACCOUNT_FIELDS,
+  accountHash,
+  accountOrderField,
+  type AccountProjection,
+  accountProjectionOf,
+} from './account-projection';
+import type { OrderRecord } from '../messages/events';
 
 const BTC = parseMarket({
   symbol: 'BTCUSDT',
@@ -58,14 +65,25 @@ function projection(): AccountProjection {
 }
 
 describe('account projection', () => {
-  it('carries the AccountState through JSON typed, and the domain rebuilds the same account', () => {
+  it('carries the AccountState through its hash typed, and the domain rebuilds the same account', () => {
     const written = projection();
-    const read = parseAccountProjection(JSON.stringify(written));
+    const read = accountProjectionOf(accountHash(written))!;
     const state: AccountState = read.state;
-    expect(state).toEqual(written.state);
+    expect(read).toEqual(written);
     expect(state.positions).toHaveLength(1);
     expect(state.orders.map((o) => o.orderId)).toEqual(['o2']);
     expect(Account.fromState(state).toState()).toEqual(written.state);
+  });
+
+  it('holds one field per open order, records oldest first; no head reads as no account', () => {
+    const p = projection();
+    const record = (orderId: string, time: number) => ({ orderId, time }) as unknown as OrderRecord;
+    const hash = accountHash(p);
+    expect(Object.keys(hash).sort()).toEqual([ACCOUNT_FIELDS.head, accountOrderField('o2')]);
+    // Records are checked field by field: a malformed one is refused.
+    hash[accountOrderField('x')] = JSON.stringify({ record: record('x', 1) });
+    expect(() => accountProjectionOf(hash)).toThrow(ZodError);
+    expect(accountProjectionOf({})).toBeUndefined();
   });
 
   it.each([
@@ -80,18 +98,19 @@ describe('account projection', () => {
     ['an unknown margin mode', (s: State) => ({ ...s, marginMode: 'PORTFOLIO' }), ['state', 'marginMode']],
     ['another state version', (s: State) => ({ ...s, v: 2 }), ['state', 'v']],
   ])('refuses a state with %s', (_name, change, path) => {
-    const p = projection();
-    const json = JSON.stringify({ ...p, state: change({ ...p.state }) });
-    expect(refusedPaths(json)).toEqual([path]);
+    const hash = accountHash(projection());
+    const head = JSON.parse(hash[ACCOUNT_FIELDS.head]!) as { state: State };
+    hash[ACCOUNT_FIELDS.head] = JSON.stringify({ ...head, state: change({ ...head.state }) });
+    expect(refusedPaths(hash)).toEqual([path]);
   });
 });
 
 type State = Record<string, unknown>;
 
 /** The paths of the issues the projection's schema finds (none when it parses). */
-function refusedPaths(json: string): PropertyKey[][] {
+function refusedPaths(hash: Record<string, string>): PropertyKey[][] {
   try {
-    parseAccountProjection(json);
+    accountProjectionOf(hash);
     return [];
   } catch (e) {
     if (!(e instanceof ZodError)) throw e;

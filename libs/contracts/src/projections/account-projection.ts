@@ -9,8 +9,11 @@ import { address, decimal, ms } from '../messages/primitives';
  * the shard answers a command, so a caller reads its own writes.
  */
 export const HOT_KEYS = {
-  /** One user's account: domain AccountState + open order records. */
-  account: (user: string) => `account:${user}`,
+  /**
+   * One user's account, a hash (`ACCOUNT_FIELDS`) so that a turn writes what changed: the account
+   * without its open orders, and one field per open order. (Was a string at `account:{user}`.)
+   */
+  account: (user: string) => `acct:${user}`,
   /** An order that left the book (kept a day; history is in Postgres). */
   closedOrder: (orderId: string) => `order:${orderId}`,
   /** One user's algo orders: the live ones and the recently ended (GET algo order queries). */
@@ -66,12 +69,76 @@ export const accountProjection = z.object({
 });
 export type AccountProjection = z.infer<typeof accountProjection>;
 
+/**
+ * The fields of a `HOT_KEYS.account` hash: `account` (AccountHead: the projection without its open
+ * orders) and `o:{orderId}` per open order (AccountOrderEntry: the domain's order, its record). A
+ * turn sets the head and the orders that changed and deletes those gone, in one step.
+ */
+export const ACCOUNT_FIELDS = { head: 'account', order: 'o:' } as const;
+export const accountOrderField = (orderId: string) => `${ACCOUNT_FIELDS.order}${orderId}`;
+
+export const accountHead = z.object({
+  v: z.literal(1),
+  user: address,
+  time: ms,
+  state: accountStateSchema.omit({ orders: true, clientOrderIds: true }),
+});
+export type AccountHead = z.infer<typeof accountHead>;
+
+/** One open order: the domain's (margin frozen, remaining) and the record readers show. */
+export const accountOrderEntry = z.object({
+  order: accountStateSchema.shape.orders.element.optional(),
+  record: orderRecord.optional(),
+});
+export type AccountOrderEntry = z.infer<typeof accountOrderEntry>;
+
+/** The hash of a projection (what a full write sets). */
+export function accountHash(p: AccountProjection): Record<string, string> {
+  const { orders, clientOrderIds: _ids, ...rest } = p.state;
+  const head: AccountHead = { v: 1, user: p.user, time: p.time, state: rest };
+  const entries = new Map<string, AccountOrderEntry>();
+  for (const order of orders) entries.set(order.orderId, { order });
+  for (const record of p.orders) entries.set(record.orderId, { ...entries.get(record.orderId), record });
+  const hash: Record<string, string> = { [ACCOUNT_FIELDS.head]: JSON.stringify(head) };
+  for (const [orderId, entry] of entries) hash[accountOrderField(orderId)] = JSON.stringify(entry);
+  return hash;
+}
+
+/**
+ * The projection in a `HOT_KEYS.account` hash as read (`hgetall`), checked field by field;
+ * undefined when it holds no account. Orders come oldest first (time, then id), as written.
+ */
+export function accountProjectionOf(hash: Record<string, string>): AccountProjection | undefined {
+  const raw = hash[ACCOUNT_FIELDS.head];
+  if (raw === undefined) return undefined;
+  const head = accountHead.parse(JSON.parse(raw));
+  const entries: AccountOrderEntry[] = [];
+  for (const field in hash)
+    if (field.startsWith(ACCOUNT_FIELDS.order))
+      entries.push(accountOrderEntry.parse(JSON.parse(hash[field]!)));
+  const time = (e: AccountOrderEntry) => e.record?.time ?? 0;
+  const id = (e: AccountOrderEntry) => e.record?.orderId ?? e.order?.orderId ?? '';
+  entries.sort((a, b) => time(a) - time(b) || id(a).localeCompare(id(b)));
+  const orders = entries.flatMap((e) => (e.order ? [e.order] : []));
+  return {
+    v: 1,
+    user: head.user,
+    time: head.time,
+    state: { ...head.state, orders, clientOrderIds: orders.map((o) => [o.clientOrderId, o.orderId]) },
+    orders: entries.flatMap((e) => (e.record ? [e.record] : [])),
+  };
+}
+
+/** A user's projected account, undefined when none was written. */
+export async function readAccountProjection(
+  hot: { hgetall(key: string): Promise<Record<string, string>> },
+  user: string,
+): Promise<AccountProjection | undefined> {
+  return accountProjectionOf(await hot.hgetall(HOT_KEYS.account(user)));
+}
+
 export const priceProjection = z.object({ markPrice: decimal, indexPrice: decimal, time: z.string() });
 export type PriceProjection = z.infer<typeof priceProjection>;
-
-export function parseAccountProjection(json: string): AccountProjection {
-  return accountProjection.parse(JSON.parse(json));
-}
 
 export function parseOrderRecord(json: string): OrderRecord {
   return orderRecord.parse(JSON.parse(json));

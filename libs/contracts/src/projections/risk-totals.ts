@@ -4,12 +4,13 @@ import { decimal, ms } from '../messages/primitives';
 import { TOPICS } from '../messages/topics';
 
 /**
- * Each risk partition's money totals in the hot store (`risk-totals:{partition}`), written by the
- * shard owning it in the same write as the turn's account projections; the gateway sums them for
+ * Each risk partition's money totals in the hot store (`risk-totals:v2:{partition}`; v2 came with
+ * the account hashes, so that a partition restored on a hot store of the older layout writes every
+ * account again), written by the shard owning it with the turn's account projections; the gateway sums them for
  * GET /admin/v1/solvency and the solvency metrics. Position figures are exact (net size and net
  * signed cost per symbol), so the sum values open positions at any mark without rounding.
  */
-export const RISK_TOTALS_KEY = (partition: number) => `risk-totals:${partition}`;
+export const RISK_TOTALS_KEY = (partition: number) => `risk-totals:v2:${partition}`;
 
 export const riskTotalsRecord = z.object({
   v: z.literal(1),

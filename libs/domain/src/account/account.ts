@@ -88,6 +88,15 @@ export class Account {
   /** Everything the account holds, as plain JSON (see account-state.ts). */
   toState(): AccountState {
     return {
+      ...this.headState(),
+      orders: this.openOrders().map(orderToState),
+      clientOrderIds: [...this.orderIdByClientId],
+    };
+  }
+
+  /** The state without the open orders (a projection writes those one by one, as they change). */
+  headState(): Omit<AccountState, 'orders' | 'clientOrderIds'> {
+    return {
       v: ACCOUNT_STATE_VERSION,
       user: this.user,
       walletBalance: toMoneyString(this.wallet),
@@ -95,8 +104,6 @@ export class Account {
       vipTier: this.tier,
       leverages: [...this.leverages],
       positions: this.positions().map(positionToState),
-      orders: this.openOrders().map(orderToState),
-      clientOrderIds: [...this.orderIdByClientId],
     };
   }
 

@@ -87,6 +87,7 @@ export {
 export {
   ACCOUNT_STATE_VERSION,
   accountStateSchema,
+  orderToState,
   parseAccountBookState,
   parseAccountState,
   parseLedgerState,

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { HOT_STORE, type HotStore } from '@perp/cache';
-import { HOT_KEYS, type OrderRecord, parseAccountProjection, parseOrderRecord } from '@perp/contracts';
+import { HOT_KEYS, type OrderRecord, readAccountProjection, parseOrderRecord } from '@perp/contracts';
 import {
   Account,
   type Chain,
@@ -44,10 +44,9 @@ export class AccountReader {
 
   /** The user's account and open orders, without prices. A user without a projection has an empty account. */
   async load(address: string): Promise<AccountSnapshot> {
-    const json = await this.hot.get(HOT_KEYS.account(address));
-    if (json === undefined)
+    const projection = await readAccountProjection(this.hot, address);
+    if (projection === undefined)
       return { address, account: new Account(address), orders: [], time: 0, marks: new Map() };
-    const projection = parseAccountProjection(json);
     return {
       address,
       account: Account.fromState(projection.state),

@@ -6,6 +6,7 @@ import ccxt from 'ccxt';
 import { Bus, BusModule } from '@perp/bus';
 import { HOT_STORE, type HotStore } from '@perp/cache';
 import {
+  accountHash,
   type AccountProjection,
   ADL_KEY,
   adlUserField,
@@ -245,7 +246,7 @@ describe('FAPI account endpoints (HTTP, Postgres, Redis hot store)', () => {
       state: book.find(user)!.toState(),
       orders: [records.o2, records.o3],
     };
-    await hot.set(HOT_KEYS.account(user), JSON.stringify(projection));
+    await hot.hupdate(HOT_KEYS.account(user), accountHash(projection), [], { replace: true });
     await hot.set(HOT_KEYS.closedOrder(id.o1), JSON.stringify(records.o1), { ttlMs: 60_000 });
     await hot.hset(HOT_KEYS.price(BTC), { markPrice: '51000', indexPrice: '50990', time: String(NOW) });
     await hot.hset(HOT_KEYS.price(ETH), { markPrice: '3100', indexPrice: '3099', time: String(NOW) });

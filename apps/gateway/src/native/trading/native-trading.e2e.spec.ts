@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { HOT_STORE, type HotStore } from '@perp/cache';
-import { HOT_KEYS, parseAccountProjection, readDepth, userIdForAddress } from '@perp/contracts';
+import { HOT_KEYS, readAccountProjection, readDepth, userIdForAddress } from '@perp/contracts';
 import { Account, MarketRegistry } from '@perp/domain';
 import { OrderRepository } from '@perp/persistence';
 import { type InProcessExchange, noInterest, startInProcessExchange } from '@perp/exchange';
@@ -41,8 +41,8 @@ describe('native trading and account (/api/v1)', () => {
     json(`${ex.url}/admin/v1${path}`, 'POST', body, ex.adminToken);
   const hot = () => ex.app.get<HotStore>(HOT_STORE);
   const accountOf = async (u: User) => {
-    const raw = await hot().get(HOT_KEYS.account(u.address));
-    return raw ? Account.fromState(parseAccountProjection(raw).state) : undefined;
+    const p = await readAccountProjection(hot(), u.address);
+    return p ? Account.fromState(p.state) : undefined;
   };
   /** Waits until the book-top projection shows `qty` on the side a market order of `side` takes from. */
   /** Waits until the projected L2 book (what max_slippage reads) holds a level of `qty` on `side`. */
