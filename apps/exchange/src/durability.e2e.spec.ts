@@ -1,7 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { signed, startAppProcess } from '@perp/testing';
+import { http, signed, startAppProcess } from '@perp/testing';
+import { StreamClient } from './streams/stream-client.harness';
 import { ccxtClient, deposit, eventually, newTrader, type Trader } from './trading/trading.harness';
 
 /** An acknowledged change survives kill -9: the memory bus journal under DATA_DIR is replayed on start. */
@@ -187,6 +188,71 @@ describe('embedded exchange durability', () => {
         '49000.0',
         '0.012',
       ]);
+    } finally {
+      await second.stop();
+    }
+  }, 90_000);
+
+  it('keeps a listen key and its place across kill -9: the user stream resumes with what it missed', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'perp-durable-'));
+    const env = { DATA_DIR: dataDir, ADMIN_TOKEN: 'durability-admin-token-123' };
+    type Update = { e: string; o?: { c: string; X: string } };
+    const orderUpdate = (clientOrderId: string) => (m: Update) =>
+      m.e === 'ORDER_TRADE_UPDATE' && m.o?.c === clientOrderId;
+    const place = (url: string, t: Trader, clientOrderId: string) =>
+      signed(url, '/fapi/v1/order', t.key, {
+        method: 'POST',
+        params: {
+          symbol: 'BTCUSDT',
+          side: 'BUY',
+          type: 'LIMIT',
+          timeInForce: 'GTC',
+          quantity: '0.01',
+          price: '40000',
+          newClientOrderId: clientOrderId,
+        },
+      });
+
+    const first = await startAppProcess('exchange', env);
+    let t: Trader;
+    let listenKey: string;
+    try {
+      t = await newTrader(first.url);
+      await deposit(first.url, env.ADMIN_TOKEN, t.address, '5000');
+      const index = await fetch(`${first.url}/admin/v1/prices/BTCUSDT`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${env.ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ indexPrice: '50000' }),
+      });
+      expect(index.status).toBe(200);
+      const opened = await http(`${first.url}/fapi/v1/listenKey`, {
+        method: 'POST',
+        headers: { 'x-mbx-apikey': t.key.api_key },
+      });
+      listenKey = opened.body.listenKey as string;
+      const stream = await StreamClient.open(first.url, `/ws/${listenKey}`);
+      expect((await place(first.url, t, 'before-kill')).status).toBe(200);
+      expect((await stream.next(orderUpdate('before-kill'))).o?.X).toBe('NEW');
+      // The place the stream reached is saved with the key every second.
+      await new Promise((r) => setTimeout(r, 1_500));
+    } finally {
+      await first.stop('SIGKILL');
+    }
+
+    const second = await startAppProcess('exchange', env);
+    try {
+      // The same key for the same user, kept alive; an order while no stream is connected.
+      const again = await http(`${second.url}/fapi/v1/listenKey`, {
+        method: 'POST',
+        headers: { 'x-mbx-apikey': t.key.api_key },
+      });
+      expect(again.body.listenKey).toBe(listenKey);
+      expect((await place(second.url, t, 'while-away')).status).toBe(200);
+      const stream = await StreamClient.open(second.url, `/ws/${listenKey}`);
+      expect((await stream.next(orderUpdate('while-away'))).o?.X).toBe('NEW');
+      // Nothing from before the kill comes again: the place was saved after it was sent.
+      expect(stream.received.some((m) => orderUpdate('before-kill')(m as Update))).toBe(false);
+      await stream.close();
     } finally {
       await second.stop();
     }

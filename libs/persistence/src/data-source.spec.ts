@@ -31,6 +31,7 @@ describe('data source and migrations (real Postgres)', () => {
       'funding_rates',
       'income',
       'insurance_fund_movements',
+      'listen_keys',
       'market_adl_quantiles',
       'market_agg_trades',
       'market_book_levels',

@@ -19,6 +19,7 @@ import {
   ForceOrderRepository,
   IncomeRepository,
   InsuranceMovementRepository,
+  ListenKeyRepository,
   MarketDataRepository,
   OrderRepository,
   ProcessedOffsetRepository,
@@ -44,6 +45,7 @@ export const REPOSITORIES = [
   ForceOrderRepository,
   InsuranceMovementRepository,
   MarketDataRepository,
+  ListenKeyRepository,
 ] as const;
 
 @Injectable()

@@ -14,6 +14,7 @@ import { MarketRegistry, parseStreamName, servedOn, streamKey } from '@perp/doma
 import { APP_CONFIG, type AppConfig } from '@perp/runtime';
 import { WebSocketServer } from 'ws';
 import { TRUSTED_PROXY_LIST } from '../access';
+import { ListenKeyRepository } from '@perp/persistence';
 import { listenKeyOwner } from '../fapi/account/listen-keys';
 import { NativeChannels, type NativeLogin } from './native-session';
 import { CLOSE, StreamConnection, type StreamSurface } from './stream-connection';
@@ -118,6 +119,7 @@ export class StreamServer implements OnApplicationBootstrap, BeforeApplicationSh
     @Inject(HOT_STORE) private readonly hot: HotStore,
     @Inject(TRUSTED_PROXY_LIST) private readonly trustedProxies: IpList,
     @Inject(APP_CONFIG) config: AppConfig,
+    private readonly listenKeys: ListenKeyRepository,
   ) {
     this.limits = { ...DEFAULT_STREAM_LIMITS, lifetimeMs: config.WS_CONNECTION_LIFETIME_MS };
   }
@@ -171,7 +173,7 @@ export class StreamServer implements OnApplicationBootstrap, BeforeApplicationSh
       return refuse(socket, 400, { code: 2, msg: 'Invalid request: too many streams' });
     let user: string | undefined;
     if (route.listenKey !== undefined) {
-      user = await listenKeyOwner(this.hot, route.listenKey);
+      user = await listenKeyOwner(this.hot, this.listenKeys, route.listenKey);
       if (user === undefined)
         return refuse(socket, 400, { code: -1125, msg: 'This listenKey does not exist.' });
     }
@@ -280,7 +282,7 @@ export class StreamServer implements OnApplicationBootstrap, BeforeApplicationSh
         id,
       );
     if (listenKey !== undefined) {
-      const user = await listenKeyOwner(this.hot, listenKey);
+      const user = await listenKeyOwner(this.hot, this.listenKeys, listenKey);
       if (user === undefined) return requestError(2, 'Invalid request: invalid listenKey', id);
       this.hub.attachUser(c, user, listenKey);
     }
@@ -307,7 +309,7 @@ export class StreamServer implements OnApplicationBootstrap, BeforeApplicationSh
     this.native.expireLogins(now);
     for (const c of [...this.hub.connections]) {
       if (c.listenKey === undefined || !c.open) continue;
-      if ((await listenKeyOwner(this.hot, c.listenKey)) !== undefined) continue;
+      if ((await listenKeyOwner(this.hot, this.listenKeys, c.listenKey, now)) !== undefined) continue;
       c.send(JSON.stringify({ e: 'listenKeyExpired', E: now, listenKey: c.listenKey }));
       c.close(CLOSE.expired, 'listen key expired');
     }

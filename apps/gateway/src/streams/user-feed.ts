@@ -19,6 +19,7 @@ import {
   placeBefore,
   type UserStreamPlace,
 } from '@perp/domain';
+import { ListenKeyRepository } from '@perp/persistence';
 import { LISTEN_KEY_KEYS, LISTEN_KEY_TTL_MS } from '../fapi/account/listen-keys';
 import { nativeConditionalView, nativeRecordView } from '../native/trading/native-order-view';
 import { nativeBalanceUpdate, nativePositionUpdate } from './native-payloads';
@@ -30,6 +31,8 @@ import { type AccountChange, forceOrderPayload } from './user-payloads';
 const TOPIC = TOPICS.accountEvents.name;
 /** Longest a replay of missed events may take before the connection is closed (the client reconnects). */
 const REPLAY_TIMEOUT_MS = 60_000;
+/** How often the places recorded in the hot store are also saved with the keys in Postgres. */
+const CURSOR_SAVE_MS = 1_000;
 
 /**
  * This replica's user data streams: the account events topic read with a consumer group of its
@@ -43,7 +46,9 @@ const REPLAY_TIMEOUT_MS = 60_000;
  * kernel. A connection of a key with a recorded place first replays the key's missed events from
  * the log (a short-lived consumer seeking the user's partition there), holding live events
  * meanwhile; places drop what was already sent, so nothing comes twice, save the events a crash
- * (kill -9) caught between their kernel write and their place's record. See README.md.
+ * (kill -9) caught between their kernel write and their place's record. The places are also saved
+ * with the keys in Postgres every second and at shutdown, for a hot store that loses them (the
+ * embedded exchange's, after a restart): then up to a second of events may come again. See README.md.
  */
 @Injectable()
 export class UserFeed implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
@@ -53,6 +58,9 @@ export class UserFeed implements OnModuleInit, OnApplicationBootstrap, OnModuleD
   private readonly renderer: UserEventRenderer;
   private readonly replays = new Set<Subscription>();
   private closed = false;
+  /** Places recorded since the last save to Postgres, by listen key. */
+  private readonly unsaved = new Map<string, string>();
+  private saver?: NodeJS.Timeout;
   readonly groupId = `gateway.streams.${randomUUID()}.account`;
 
   constructor(
@@ -60,6 +68,7 @@ export class UserFeed implements OnModuleInit, OnApplicationBootstrap, OnModuleD
     private readonly hub: StreamHub,
     private readonly markets: MarketRegistry,
     @Inject(HOT_STORE) private readonly hot: HotStore,
+    private readonly listenKeys: ListenKeyRepository,
   ) {
     this.renderer = new UserEventRenderer(
       markets,
@@ -84,12 +93,27 @@ export class UserFeed implements OnModuleInit, OnApplicationBootstrap, OnModuleD
 
   async onApplicationBootstrap(): Promise<void> {
     [this.subscription] = await this.joining.joined();
+    this.saver = setInterval(() => void this.saveCursors(), CURSOR_SAVE_MS).unref();
   }
 
   async onModuleDestroy(): Promise<void> {
     this.closed = true;
+    clearInterval(this.saver);
     await Promise.all([...this.replays].map((s) => s.close()));
     await this.subscription?.close();
+    await this.saveCursors();
+  }
+
+  /** The places recorded since the last save, into Postgres in one statement. */
+  async saveCursors(): Promise<void> {
+    if (this.unsaved.size === 0) return;
+    const rows = [...this.unsaved].map(([listenKey, cursor]) => ({ listenKey, cursor }));
+    this.unsaved.clear();
+    await this.listenKeys.saveCursors(rows).catch((e: unknown) => {
+      // Saved at the next round unless a newer place came meanwhile.
+      for (const r of rows) if (!this.unsaved.has(r.listenKey)) this.unsaved.set(r.listenKey, r.cursor);
+      this.logger.warn(`listen key places not saved: ${String(e)}`);
+    });
   }
 
   private onAccountEvents(ms: readonly BusMessage[]): void {
@@ -128,8 +152,10 @@ export class UserFeed implements OnModuleInit, OnApplicationBootstrap, OnModuleD
   /** The key's last delivered place, for a reconnect to start after (same TTL as the key). */
   private async record(c: StreamConnection, place: UserStreamPlace): Promise<void> {
     if (c.listenKey === undefined) return;
+    const cursor = encodePlace(place);
+    this.unsaved.set(c.listenKey, cursor);
     await this.hot
-      .set(LISTEN_KEY_KEYS.cursor(c.listenKey), encodePlace(place), { ttlMs: LISTEN_KEY_TTL_MS })
+      .set(LISTEN_KEY_KEYS.cursor(c.listenKey), cursor, { ttlMs: LISTEN_KEY_TTL_MS })
       .catch((e: unknown) => this.logger.warn(`listen key place not recorded: ${String(e)}`));
   }
 
@@ -149,9 +175,9 @@ export class UserFeed implements OnModuleInit, OnApplicationBootstrap, OnModuleD
       const last = decodePlace(recorded);
       if (!last || last.partition !== partition) {
         // The key's first connection: what came before it is not the stream's.
-        await this.hot.set(LISTEN_KEY_KEYS.cursor(listenKey), encodePlace(placeBefore(partition, end)), {
-          ttlMs: LISTEN_KEY_TTL_MS,
-        });
+        const first = encodePlace(placeBefore(partition, end));
+        this.unsaved.set(listenKey, first);
+        await this.hot.set(LISTEN_KEY_KEYS.cursor(listenKey), first, { ttlMs: LISTEN_KEY_TTL_MS });
         return;
       }
       if (!c.userPlace || placeAfter(last, c.userPlace)) c.userPlace = last;

@@ -3,6 +3,7 @@ import { AlgoOrderEntity } from './algo-order.entity';
 import { ApiKeyEntity } from './api-key.entity';
 import { IncomeEntity } from './income.entity';
 import { ForceOrderEntity, InsuranceMovementEntity } from './liquidation.entity';
+import { ListenKeyEntity } from './listen-key.entity';
 import { MarketAdlQuantilesEntity, MarketBookEntity, MarketBookLevelEntity } from './market-book.entity';
 import { MarketCandleEntity, MarketTickerMinuteEntity } from './market-candle.entity';
 import { MarketPriceEntity } from './market-price.entity';
@@ -19,6 +20,7 @@ export * from './algo-order.entity';
 export * from './api-key.entity';
 export * from './income.entity';
 export * from './liquidation.entity';
+export * from './listen-key.entity';
 export * from './market-book.entity';
 export * from './market-candle.entity';
 export * from './market-price.entity';
@@ -53,4 +55,5 @@ export const ENTITIES = [
   MarketBookLevelEntity,
   MarketAdlQuantilesEntity,
   MarketPriceEntity,
+  ListenKeyEntity,
 ];

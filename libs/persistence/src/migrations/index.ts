@@ -5,6 +5,7 @@ import { MarketData1764000000000 } from './1764000000000-market-data';
 import { AlgoOrders1764100000000 } from './1764100000000-algo-orders';
 import { Liquidations1764300000000 } from './1764300000000-liquidations';
 import { MarketBooks1764400000000 } from './1764400000000-market-books';
+import { ListenKeys1764500000000 } from './1764500000000-listen-keys';
 
 /** Every migration, oldest first. Listed as classes (not globs) so dist/ and Jest load the same code. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   AlgoOrders1764100000000,
   Liquidations1764300000000,
   MarketBooks1764400000000,
+  ListenKeys1764500000000,
 ];

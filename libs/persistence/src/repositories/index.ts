@@ -9,6 +9,7 @@ export * from './algo-order.repository';
 export * from './trade.repository';
 export * from './income.repository';
 export * from './liquidation.repository';
+export * from './listen-key.repository';
 export * from './market-data.repository';
 export * from './write-batch';
 export * from './market-data-writes';
