@@ -55,11 +55,7 @@ export class PricesProjector implements OnApplicationBootstrap, OnModuleDestroy 
       batchHandler: (ms) => this.handleTurn(ms),
       maxBatch: MAX_TURN,
       background: true,
-      restore: (partition) =>
-        this.restore(partition).then(
-          () => undefined,
-          (e: unknown) => this.logger.warn(`partition ${partition}: prices not restored: ${String(e)}`),
-        ),
+      restore: (partition) => this.restore(partition),
     });
   }
 

@@ -64,13 +64,8 @@ export class PublicMarketProjector implements OnApplicationBootstrap, OnModuleDe
       batchHandler: (ms) => this.handleTurn(ms),
       maxBatch: MAX_TURN,
       background: true,
-      restore: (partition) =>
-        this.restore(partition).then(
-          () => undefined,
-          // The turns still load what they touch; the rest is written again at the next assignment.
-          (e: unknown) =>
-            this.logger.warn(`partition ${partition}: hot-store forms not restored: ${String(e)}`),
-        ),
+      // The turns still load what they touch; the rest is written again at the next assignment.
+      restore: (partition) => this.restore(partition),
     });
     this.roll = setInterval(
       () => void this.rollTickers().catch((e) => this.logger.warn(String(e))),

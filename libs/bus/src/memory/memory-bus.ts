@@ -69,6 +69,11 @@ function markInProcess(value: unknown): void {
     Object.defineProperty(value, IN_PROCESS_VALUE, { value: true });
 }
 
+/**
+ * The embedded log: partitions are arrays in this process; consumer groups split them among the
+ * process's members. With `journal`, every message and commit is appended to a file before it is
+ * acknowledged or delivered, and replayed on connect (see Journal for the durability guarantee).
+ */
 export class MemoryBus extends Bus {
   readonly kind = 'memory' as const;
   readonly retry: BusConfig['retry'];

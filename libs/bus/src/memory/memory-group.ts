@@ -112,6 +112,8 @@ class Cursor implements BackgroundTurn {
   private stopped = false;
   private waiting = false;
   private attempt = 0;
+  /** Until its assignment's listener returned: a seek there moves it, delivers nothing yet. */
+  private pending = true;
   private idle?: () => void;
   private sleepTimer?: NodeJS.Timeout;
   private sleepDone?: () => void;
@@ -129,9 +131,14 @@ class Cursor implements BackgroundTurn {
     this.kick();
   }
 
+  start(): void {
+    this.pending = false;
+    this.kick();
+  }
+
   /** Runs the cursor soon (a microtask, or its background turn): never inside the publisher's call. */
   kick(): void {
-    if (this.running || this.scheduled || this.stopped) return;
+    if (this.pending || this.running || this.scheduled || this.stopped) return;
     this.scheduled = true;
     if (this.member.background) this.member.turns.ready(this);
     else queueMicrotask(this.runTurn);
@@ -323,7 +330,7 @@ export class MemberSubscription implements Subscription {
       fresh.push(cursor);
     }
     await this.notify(this.options.onAssigned, gained, 'onAssigned');
-    for (const c of fresh) if (this.cursors.get(tpKey(c.log.topic, c.partition)) === c) c.kick();
+    for (const c of fresh) if (this.cursors.get(tpKey(c.log.topic, c.partition)) === c) c.start();
   }
 
   owns(tp: TopicPartition): boolean {
@@ -390,9 +397,3 @@ export class Group {
     await Promise.all(this.members.map((m) => m.assign(target.get(m)!.filter((tp) => !m.owns(tp)))));
   }
 }
-
-/**
- * The embedded log: partitions are arrays in this process; consumer groups split them among the
- * process's members. With `journal`, every message and commit is appended to a file before it is
- * acknowledged or delivered, and replayed on connect (see Journal for the durability guarantee).
- */

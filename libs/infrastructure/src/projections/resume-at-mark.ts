@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { type Bus, type BusMessage, nextOffset, type PartitionsListener, type Subscription } from '@perp/bus';
 import type { ProcessedOffsetRepository } from '@perp/persistence';
 
@@ -38,10 +39,10 @@ export function subscribeAtMark(
     background?: boolean;
     /**
      * Runs for each assigned partition once the subscription resumes after its mark, before any of
-     * its messages: a projection writes again what a hot store may have lost. A rejection is the
-     * assignment's (handle what may fail).
+     * its messages: a projection writes again what a hot store may have lost. A failure is logged
+     * and the assignment goes on (the next assignment tries again).
      */
-    restore?: (partition: number) => Promise<void>;
+    restore?: (partition: number) => Promise<unknown>;
   },
 ): Promise<Subscription> {
   const resume = resumeAtMark(o.marks, o.name, o.forget);
@@ -53,7 +54,15 @@ export function subscribeAtMark(
     ...(o.maxBatch ? { maxBatch: o.maxBatch } : {}),
     onAssigned: async (tps, sub) => {
       await resume(tps, sub);
-      if (o.restore) for (const tp of tps) await o.restore(tp.partition);
+      if (o.restore)
+        for (const tp of tps)
+          await o
+            .restore(tp.partition)
+            .catch((e: unknown) =>
+              new Logger(o.name).warn(
+                `partition ${tp.partition}: hot-store forms not restored: ${String(e)}`,
+              ),
+            );
     },
     onRevoked: (tps) => {
       for (const tp of tps) o.forget(tp.partition);
