@@ -510,9 +510,13 @@ describe('liquidation and ADL reads (embedded exchange over HTTP)', () => {
         move(106, 3, 'LIQUIDATION_FEE', '4.125', '4.125', 2),
       ])
         await bus.publish(TOPICS.accountEvents.name, 'insurance', e);
+      // The shares and the page are two reads: the projector's insert may land between them.
       const r = await eventually(
         () => admin('/insurance-fund?limit=2'),
-        (x) => x.body?.history?.total === before.history.total + 3,
+        (x) =>
+          x.body?.history?.total === before.history.total + 3 &&
+          (x.body?.partitions as { partition: number }[] | undefined)?.filter((p) => p.partition >= 102)
+            .length === 2,
       );
       expect(r.status).toBe(200);
       expect(r.body).toMatchObject({
