@@ -32,9 +32,8 @@ export class AdminLiquidationController {
   async insuranceFund(@NativeQuery(PAGE_QUERY) q: NativeFields<typeof PAGE_QUERY>) {
     const page = q.get('page');
     const limit = q.get('limit');
-    const [shares, history, reading] = await Promise.all([
-      this.movements.latestShares(),
-      this.movements.page({ page, limit }),
+    const [{ shares, page: history }, reading] = await Promise.all([
+      this.movements.fund({ page, limit }),
       this.solvency.read(),
     ]);
     const balance = shares.reduce((sum, s) => sum.plus(s.balance), new Money(0));

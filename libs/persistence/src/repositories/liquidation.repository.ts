@@ -119,6 +119,18 @@ export class InsuranceMovementRepository extends BaseRepository<InsuranceMovemen
     return rows.map((r) => ({ partition: r.partition, balance: r.balance, time: Number(r.time) }));
   }
 
+  /**
+   * The shares and a page of movements as of one moment (one REPEATABLE READ transaction): the
+   * balance they add up to and the page agree while the projector inserts.
+   */
+  fund(request: PageRequest): Promise<{ shares: InsuranceShare[]; page: Page<InsuranceMovementEntity> }> {
+    return this.manager.transaction('REPEATABLE READ', async (m) => {
+      const r = this.with(m);
+      const shares = await r.latestShares();
+      return { shares, page: await r.page(request) };
+    });
+  }
+
   /** Movements a page at a time, newest first (by time, then id). */
   async page({ page, limit }: PageRequest): Promise<Page<InsuranceMovementEntity>> {
     const [rows, total] = await this.repo
