@@ -1,4 +1,4 @@
-import { accountStateSchema } from '@perp/domain';
+import { type AccountState, accountStateSchema } from '@perp/domain';
 import { z } from 'zod';
 import { algoOrderRecord } from '../messages/algo-orders';
 import { orderRecord, type OrderRecord } from '../messages/events';
@@ -54,20 +54,17 @@ export const HISTORY_CONSUMER = 'history-projector';
 /** Closed orders stay in the hot store this long for GET /fapi/v1/order right after they close. */
 export const CLOSED_ORDER_TTL_MS = 24 * 3600_000;
 
-export const accountProjection = z.object({
-  v: z.literal(1),
-  user: address,
+/** A user's account as readers use it (assembled from its hash by `accountProjectionOf`). */
+export interface AccountProjection {
+  v: 1;
+  user: string;
   /** Time of the last change. */
-  time: ms,
-  /**
-   * The domain's AccountState (Account.toState), typed and checked field by field; Account.fromState
-   * rebuilds it and adds the consistency checks a shape cannot express (unique keys, order index).
-   */
-  state: accountStateSchema,
+  time: number;
+  /** The domain's AccountState (Account.toState); Account.fromState adds the consistency checks. */
+  state: AccountState;
   /** Open orders (NEW, PARTIALLY_FILLED), oldest first. */
-  orders: z.array(orderRecord),
-});
-export type AccountProjection = z.infer<typeof accountProjection>;
+  orders: OrderRecord[];
+}
 
 /**
  * The fields of a `HOT_KEYS.account` hash: `account` (AccountHead: the projection without its open

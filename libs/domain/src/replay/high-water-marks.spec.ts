@@ -69,16 +69,4 @@ describe('HighWaterMarks', () => {
     const back = HighWaterMarks.fromState([[5, '42']]);
     expect(back.get(5)).toEqual({ offset: 42n, index: 0 });
   });
-
-  it('reads and writes one partition as `<offset>/<index>` text', () => {
-    const marks = new HighWaterMarks();
-    expect(marks.placeTextOf(4)).toBeUndefined();
-    marks.markPlaceText(4, '9/3');
-    expect(marks.isNew(4, 9n, 3)).toBe(false);
-    expect(marks.isNew(4, 9n, 4)).toBe(true);
-    marks.mark(4, 12n, 0);
-    expect(marks.placeTextOf(4)).toBe('12/0');
-    expect(HighWaterMarks.placeText('12', 0)).toBe('12/0');
-    expect(() => marks.markPlaceText(4, '12')).toThrow(/not a log place/);
-  });
 });

@@ -47,22 +47,4 @@ export class HighWaterMarks {
     for (const [partition, offset, index] of state) marks.mark(partition, BigInt(offset), index ?? 0);
     return marks;
   }
-
-  /** Marks `partition` at a place written by `placeTextOf` (`<offset>/<index>`, a hot-store field). */
-  markPlaceText(partition: number, text: string): void {
-    const m = /^(\d+)\/(\d+)$/.exec(text);
-    if (!m) throw new Error(`not a log place: ${text}`);
-    this.mark(partition, BigInt(m[1]), Number(m[2]));
-  }
-
-  /** The mark of `partition` as text, `<offset>/<index>`. */
-  placeTextOf(partition: number): string | undefined {
-    const mark = this.marks.get(partition);
-    return mark && HighWaterMarks.placeText(mark.offset, mark.index);
-  }
-
-  /** A place as the text `markPlaceText` reads. */
-  static placeText(offset: bigint | string, index: number): string {
-    return `${offset}/${index}`;
-  }
 }
