@@ -139,6 +139,32 @@ export async function checkOrderFlow(url: string, flow: OrderFlow): Promise<stri
   return statuses;
 }
 
+/**
+ * A market maker's standing book: `perSide` resting LIMIT orders of A (bids one tick apart below
+ * `below`) and of B (asks above `above`), far from where the flow crosses, so none ever fills.
+ * Per-order work that grows with a user's open orders shows in the rows that follow.
+ */
+export async function placeRestingBook(
+  url: string,
+  a: ApiKey,
+  b: ApiKey,
+  symbol: string,
+  quantity: string,
+  below: number,
+  above: number,
+  perSide: number,
+): Promise<void> {
+  const place = async (user: ApiKey, side: 'BUY' | 'SELL', price: number) => {
+    const params = { symbol, side, type: 'LIMIT', timeInForce: 'GTC', price: String(price), quantity };
+    const r = await send(url, signedRequest(user, 'POST', ORDER_PATH, params));
+    const status = (r.body as { status?: unknown } | undefined)?.status;
+    if (r.status !== 200 || status !== 'NEW')
+      throw new Error(`resting ${side} at ${price}: HTTP ${r.status} ${r.text.slice(0, 300)}`);
+  };
+  for (let i = 0; i < perSide; i++)
+    await Promise.all([place(a, 'BUY', below - i * 10), place(b, 'SELL', above + i * 10)]);
+}
+
 /** Checks a public read answers 200 with JSON. */
 export async function checkRead(url: string, path: string): Promise<void> {
   const r = await send(url, { method: 'GET', path, headers: {} });

@@ -28,7 +28,14 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parsePrometheusText, sumOf } from '@perp/testing';
-import { checkOrderFlow, checkRead, newFundedUser, pushIndexPrice, waitUntilIdle } from './bench-users';
+import {
+  checkOrderFlow,
+  checkRead,
+  newFundedUser,
+  placeRestingBook,
+  pushIndexPrice,
+  waitUntilIdle,
+} from './bench-users';
 import {
   CLUSTER_MIXES,
   CLUSTER_PAIRS,
@@ -96,6 +103,12 @@ const PACED_RATE = Number(process.env.BENCH_PACED_RATE) || (SHORT ? 100 : 1000);
 /** The cluster's paced row: issue 18 states its latency targets at 500 orders/s. */
 const CLUSTER_PACED_RATE = SHORT ? 100 : 500;
 const MANY = 32;
+/**
+ * `BENCH_RESTING_ORDERS=N`: before the order rows, each of the two users keeps N orders resting far
+ * from the flow (a market maker's book; the symbol allows 200 per user), so that per-order work
+ * growing with a user's open orders shows. Default 0.
+ */
+const RESTING_ORDERS = Math.max(0, Math.floor(Number(process.env.BENCH_RESTING_ORDERS) || 0));
 const READY_TIMEOUT_MS = 60_000;
 // 1,000,000 fills of 0.001 BTC at 65,000 at 20x need 3.25 M USDT of margin per user.
 const DEPOSIT = '100000000';
@@ -377,6 +390,10 @@ async function exchangeRows(server: ServerKind, repoRoot: string, databaseUrl?: 
     await pushIndexPrice(ex.url, BENCH_ADMIN_TOKEN, SYMBOL, MIX.price);
     const statuses = await checkOrderFlow(ex.url, new OrderFlow(MIX, a, b, `${server[0]}check`));
     log(`  order flow accepted (statuses ${statuses.join(' ')})`);
+    if (RESTING_ORDERS > 0) {
+      await placeRestingBook(ex.url, a, b, SYMBOL, MIX.quantity, 50_000, 80_000, RESTING_ORDERS);
+      log(`  ${RESTING_ORDERS} orders resting per user`);
+    }
     if (server === 'embedded')
       for (const path of [EXCHANGE_INFO, ...MARKET_READS.map((r) => r[2])]) await checkRead(ex.url, path);
 

@@ -23,6 +23,11 @@ interface Written {
   remaining?: Money;
   frozen?: Money;
   record?: OrderRecord;
+  /** The write that last saw the order open, and the one that last saw its record. */
+  orderSeen: number;
+  recordSeen: number;
+  /** The write that found it changed. */
+  changed: number;
 }
 
 /**
@@ -30,43 +35,70 @@ interface Written {
  * account's head every time (balances, positions: small), an open order's field only when the order
  * or its record changed since this state last wrote it, a delete for an order gone. Changes are
  * told by identity, not by a JSON: a record is replaced when it changes, and a fill replaces a
- * domain order's `remaining` and `frozen`, its only fields that change in place. An account this
- * state has not written yet (a partition just loaded) is written whole, replacing the hash.
+ * domain order's `remaining` and `frozen`, its only fields that change. An account this state has
+ * not written yet (a partition just loaded) is written whole, replacing the hash. What is kept per
+ * order is updated in place: a write allocates only for what changed, whatever the open orders.
  */
 export class AccountHashes {
   private readonly written = new Map<string, Map<string, Written>>();
+  private writes = 0;
 
   write(user: string, time: number, account: Account, records: Iterable<OrderRecord>): AccountHashWrite {
     const head: AccountHead = { v: 1, user, time, state: account.headState() };
     const set: Record<string, string> = { [ACCOUNT_FIELDS.head]: JSON.stringify(head) };
-    const before = this.written.get(user);
-    const now = new Map<string, Written>();
-    for (const o of account.openOrders())
-      now.set(o.orderId, { order: o, remaining: o.remaining, frozen: o.frozen });
-    for (const r of records) {
-      const w = now.get(r.orderId);
-      if (w) w.record = r;
-      else now.set(r.orderId, { record: r });
+    const stamp = ++this.writes;
+    let kept = this.written.get(user);
+    const replace = kept === undefined;
+    if (kept === undefined) this.written.set(user, (kept = new Map()));
+    const changed: string[] = [];
+    const entry = (orderId: string) => {
+      let w = kept.get(orderId);
+      if (w === undefined) kept.set(orderId, (w = { orderSeen: 0, recordSeen: 0, changed: 0 }));
+      return w;
+    };
+    const change = (orderId: string, w: Written) => {
+      if (w.changed !== stamp) changed.push(orderId);
+      w.changed = stamp;
+    };
+    for (const o of account.openOrders()) {
+      const w = entry(o.orderId);
+      w.orderSeen = stamp;
+      if (w.order === o && w.remaining === o.remaining && w.frozen === o.frozen) continue;
+      w.order = o;
+      w.remaining = o.remaining;
+      w.frozen = o.frozen;
+      change(o.orderId, w);
     }
-    for (const [orderId, w] of now) {
-      const b = before?.get(orderId);
-      if (
-        b &&
-        b.order === w.order &&
-        b.remaining === w.remaining &&
-        b.frozen === w.frozen &&
-        b.record === w.record
-      )
-        continue;
-      const entry: AccountOrderEntry = {};
-      if (w.order) entry.order = orderToState(w.order);
-      if (w.record) entry.record = w.record;
-      set[accountOrderField(orderId)] = JSON.stringify(entry);
+    for (const r of records) {
+      const w = entry(r.orderId);
+      w.recordSeen = stamp;
+      if (w.record === r) continue;
+      w.record = r;
+      change(r.orderId, w);
     }
     const del: string[] = [];
-    if (before)
-      for (const orderId of before.keys()) if (!now.has(orderId)) del.push(accountOrderField(orderId));
-    this.written.set(user, now);
-    return { key: HOT_KEYS.account(user), set, del, replace: !before };
+    for (const [orderId, w] of kept) {
+      if (w.orderSeen !== stamp && w.recordSeen !== stamp) {
+        kept.delete(orderId);
+        del.push(accountOrderField(orderId));
+        continue;
+      }
+      if (w.orderSeen !== stamp && w.order !== undefined) {
+        w.order = w.remaining = w.frozen = undefined;
+        change(orderId, w);
+      }
+      if (w.recordSeen !== stamp && w.record !== undefined) {
+        w.record = undefined;
+        change(orderId, w);
+      }
+    }
+    for (const orderId of changed) {
+      const w = kept.get(orderId)!;
+      const value: AccountOrderEntry = {};
+      if (w.order) value.order = orderToState(w.order);
+      if (w.record) value.record = w.record;
+      set[accountOrderField(orderId)] = JSON.stringify(value);
+    }
+    return { key: HOT_KEYS.account(user), set, del, replace };
   }
 }

@@ -13,10 +13,12 @@ import {
 } from './account-state';
 import { isIsolated, marginTypeOf, parseMarginMode, type MarginMode } from './margin-mode';
 import { isValidLeverage, maintenanceMargin, marginRatio, maxNotionalForLeverage } from './margin';
-import type { AccountOrder } from './order';
+import type { AccountOrder, Side } from './order';
 import { entryPrice, positionNotional, unrealizedPnl, type AccountPosition } from './position';
 import { reject, type LeverageRejectReason, type MarginRejectReason, type AccountRejection } from './reasons';
 import { ZERO } from './rounding';
+
+const remainingKey = (symbol: string, side: Side) => `${side} ${symbol}`;
 
 /** Mark price of a symbol; undefined when none is known yet (positions then count at entry). */
 export type MarkPrices = (symbol: string) => Money | undefined;
@@ -82,6 +84,13 @@ export class Account {
   private readonly positionsBySymbol = new Map<string, AccountPosition>();
   private readonly ordersById = new Map<string, AccountOrder>();
   private readonly orderIdByClientId = new Map<string, string>();
+  /**
+   * Σ frozen of the open orders, and Σ remaining per symbol and side, kept as orders come, fill and
+   * go (exact decimal sums, equal to summing the orders again): a balance or a pre-trade check
+   * costs the same with one open order as with hundreds.
+   */
+  private frozenTotal = ZERO;
+  private readonly remainingTotals = new Map<string, Money>();
 
   constructor(readonly user: string) {}
 
@@ -116,7 +125,7 @@ export class Account {
     a.tier = s.vipTier;
     for (const [symbol, leverage] of s.leverages) a.leverages.set(symbol, leverage);
     for (const p of s.positions) a.positionsBySymbol.set(p.symbol, positionFromState(p));
-    for (const o of s.orders) a.ordersById.set(o.orderId, orderFromState(o));
+    for (const o of s.orders) a.hold(orderFromState(o));
     for (const [clientOrderId, orderId] of s.clientOrderIds) a.orderIdByClientId.set(clientOrderId, orderId);
     return a;
   }
@@ -200,7 +209,7 @@ export class Account {
     if (this.ordersById.has(order.orderId)) throw new Error(`order ${order.orderId} already open`);
     if (this.orderIdByClientId.has(order.clientOrderId))
       throw new Error(`clientOrderId ${order.clientOrderId} already active`);
-    this.ordersById.set(order.orderId, order);
+    this.hold(order);
     this.orderIdByClientId.set(order.clientOrderId, order.orderId);
   }
   /** @internal Drops a finished order; its frozen margin is no longer held. */
@@ -209,13 +218,42 @@ export class Account {
     if (!o) return undefined;
     this.ordersById.delete(orderId);
     this.orderIdByClientId.delete(o.clientOrderId);
+    this.count(o, o.remaining.negated(), o.frozen.negated());
     return o;
+  }
+  /**
+   * @internal settlement only: a partial fill of `qty` of an open order releases `released` of its
+   * frozen margin. The order's `remaining` and `frozen` are replaced (never mutated: a projection
+   * tells a changed order by their identity).
+   */
+  fillOrder(order: AccountOrder, qty: Money, released: Money): void {
+    if (this.ordersById.get(order.orderId) !== order) throw new Error(`order ${order.orderId} is not open`);
+    const o = order as { remaining: Money; frozen: Money };
+    o.remaining = order.remaining.minus(qty);
+    o.frozen = order.frozen.minus(released);
+    this.count(order, qty.negated(), released.negated());
+  }
+
+  private hold(order: AccountOrder): void {
+    this.ordersById.set(order.orderId, order);
+    this.count(order, order.remaining, order.frozen);
+  }
+
+  private count(order: AccountOrder, remaining: Money, frozen: Money): void {
+    this.frozenTotal = this.frozenTotal.plus(frozen);
+    const key = remainingKey(order.symbol, order.side);
+    const total = (this.remainingTotals.get(key) ?? ZERO).plus(remaining);
+    if (total.isZero()) this.remainingTotals.delete(key);
+    else this.remainingTotals.set(key, total);
   }
 
   frozenMargin(): Money {
-    let sum = ZERO;
-    for (const o of this.ordersById.values()) sum = sum.plus(o.frozen);
-    return sum;
+    return this.frozenTotal;
+  }
+
+  /** Σ remaining of the open orders on `symbol` and `side`. */
+  openQuantity(symbol: string, side: Side): Money {
+    return this.remainingTotals.get(remainingKey(symbol, side)) ?? ZERO;
   }
 
   balances(marks: MarkPrices, markets: MarketLookup): AccountBalances {

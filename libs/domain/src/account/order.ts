@@ -47,9 +47,10 @@ export interface AccountOrder {
   referencePrice: Money;
   /** Normalised (lot-floored) quantity accepted at placement. */
   quantity: Money;
-  remaining: Money;
+  /** Changed only through `Account.fillOrder`, which keeps the account's totals. */
+  readonly remaining: Money;
   /** Leverage clamped to the market maximum at placement; fills open the position at it. */
   leverage: number;
-  /** Margin still frozen for the remaining quantity. */
-  frozen: Money;
+  /** Margin still frozen for the remaining quantity (changed only through `Account.fillOrder`). */
+  readonly frozen: Money;
 }

@@ -67,8 +67,7 @@ export function openingQuantity(
   if (reduceOnly) return ZERO;
   const p = account.position(symbol);
   const opposite = p && sideSign(side) * (p.size.lt(0) ? -1 : 1) < 0 ? p.size.abs() : ZERO;
-  let claimed = ZERO;
-  for (const o of account.openOrders(symbol)) if (o.side === side) claimed = claimed.plus(o.remaining);
+  const claimed = account.openQuantity(symbol, side);
   const closable = Money.max(ZERO, opposite.minus(claimed));
   return Money.max(ZERO, qty.minus(closable));
 }

@@ -117,10 +117,7 @@ export function settleFill(
       ? order.frozen
       : proRata(order.frozen, fill.qty, order.remaining, SETTLEMENT_DECIMALS, 'down');
     if (orderDone) account.removeOrder(order.orderId);
-    else {
-      order.remaining = order.remaining.minus(fill.qty);
-      order.frozen = order.frozen.minus(releasedFrozen);
-    }
+    else account.fillOrder(order, fill.qty, releasedFrozen);
   }
 
   const fee = fill.feeExempt

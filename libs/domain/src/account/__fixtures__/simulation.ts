@@ -442,6 +442,21 @@ export class Simulation {
       );
       for (const o of risk) ok(o.frozen.gte(0), `${o.orderId}: frozen >= 0`);
       if (risk.length === 0) ok(a.frozenMargin().isZero(), `${a.user}: no order, no frozen margin`);
+      // The account's running totals equal the sums over its open orders, exactly.
+      const frozen = risk.reduce((sum, o) => sum.plus(o.frozen), ZERO);
+      ok(
+        a.frozenMargin().eq(frozen),
+        `${a.user}: frozen total ${a.frozenMargin().toFixed()} = Σ ${frozen.toFixed()}`,
+      );
+      for (const m of MARKETS)
+        for (const side of ['BUY', 'SELL'] as const) {
+          const open = risk.filter((o) => o.symbol === m.symbol && o.side === side);
+          const sum = open.reduce((acc, o) => acc.plus(o.remaining), ZERO);
+          ok(
+            a.openQuantity(m.symbol, side).eq(sum),
+            `${a.user} ${side} ${m.symbol}: open quantity = Σ remaining`,
+          );
+        }
     }
     expect(failures).toEqual([]);
   }
