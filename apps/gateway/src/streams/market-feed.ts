@@ -152,7 +152,8 @@ export class MarketFeed implements OnModuleInit, OnApplicationBootstrap, OnModul
       this.klineStreams.sawEngine(m.symbol, e.time, msg.partition, msg.offset);
       if (e.type === 'trade') {
         if (e.kind === 'ADL') continue; // an ADL close is not a public trade
-        this.hub.publish(`${m.symbol}@trade`, tradePayload(m, e, msg.timestamp));
+        const tradeKey = `${m.symbol}@trade`;
+        if (this.hub.has(tradeKey)) this.hub.publish(tradeKey, tradePayload(m, e, msg.timestamp));
         const t = trades.get(m.symbol);
         if (t) {
           t.list.push(e);

@@ -56,17 +56,19 @@ interface JournalIndex {
 }
 
 /**
- * Marks a value this process published and the memory bus hands, as is, to this process's
- * consumers (registered symbol: `@perp/contracts` reads it without importing the bus). Such a value
- * was built by typed code in this process, so the consumer edge need not validate it again; values
- * from the journal on restart, copies (`cloneValues`) and Kafka's values never carry it.
+ * The values this process published and the memory bus hands, as is, to this process's consumers:
+ * built by typed code in this process, so the consumer edge need not validate them again; values
+ * from the journal on restart, copies (`cloneValues`) and Kafka's values are never in it. A WeakSet
+ * registered on `globalThis` under a `Symbol.for` key, so `@perp/contracts` reads it without
+ * importing the bus (a property on each value cost a shape change per published message).
  */
-export const IN_PROCESS_VALUE = Symbol.for('perp.bus.in-process-value');
+export const IN_PROCESS_VALUES: WeakSet<object> = ((g: Record<symbol, unknown>) =>
+  (g[Symbol.for('perp.bus.in-process-values')] ??= new WeakSet<object>()) as WeakSet<object>)(
+  globalThis as unknown as Record<symbol, unknown>,
+);
 
-/** Not enumerable: the value reads, compares and serialises as before. */
 function markInProcess(value: unknown): void {
-  if (typeof value === 'object' && value !== null && Object.isExtensible(value))
-    Object.defineProperty(value, IN_PROCESS_VALUE, { value: true });
+  if (typeof value === 'object' && value !== null) IN_PROCESS_VALUES.add(value);
 }
 
 /**

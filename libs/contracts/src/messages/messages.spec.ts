@@ -70,9 +70,14 @@ describe('topic contract', () => {
 });
 
 describe('values the memory bus handed over in process', () => {
-  const IN_PROCESS = Symbol.for('perp.bus.in-process-value');
-  const inProcess = <T extends object>(value: T): T =>
-    Object.defineProperty(value, IN_PROCESS, { value: true });
+  // The memory bus's registry (IN_PROCESS_VALUES of @perp/bus), found as the contracts find it.
+  const registry = () =>
+    ((globalThis as unknown as Record<symbol, unknown>)[Symbol.for('perp.bus.in-process-values')] ??=
+      new WeakSet<object>()) as WeakSet<object>;
+  const inProcess = <T extends object>(value: T): T => {
+    registry().add(value);
+    return value;
+  };
   const order = () => ({
     id: 'c-3',
     v: 1,

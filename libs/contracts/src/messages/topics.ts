@@ -62,10 +62,13 @@ function deepFreeze(value: unknown): void {
 }
 
 /**
- * The memory bus's mark on a value published by this process and handed as is to its consumers
- * (`IN_PROCESS_VALUE` of `@perp/bus`, a registered symbol so neither library imports the other).
+ * The values this process published and the memory bus handed as is to its consumers
+ * (`IN_PROCESS_VALUES` of `@perp/bus`, registered on globalThis so neither library imports the other).
  */
-const IN_PROCESS_VALUE = Symbol.for('perp.bus.in-process-value');
+const inProcessValues = (): WeakSet<object> =>
+  ((globalThis as unknown as Record<symbol, unknown>)[Symbol.for('perp.bus.in-process-values')] ??=
+    new WeakSet<object>()) as WeakSet<object>;
+const IN_PROCESS_VALUES = inProcessValues();
 
 /**
  * Topics of the order path whose in-process values are not validated again: the process is the
@@ -87,7 +90,7 @@ export function parseMessage<T extends TopicId>(topic: T, value: unknown): Topic
   if (
     typeof value === 'object' &&
     value !== null &&
-    (value as Record<symbol, unknown>)[IN_PROCESS_VALUE] === true &&
+    IN_PROCESS_VALUES.has(value) &&
     TRUSTED_IN_PROCESS.has(topic)
   ) {
     if (FREEZE_PARSES) checkInProcess(topic, value);

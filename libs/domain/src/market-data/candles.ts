@@ -76,10 +76,15 @@ function withPrice(candle: Candle | undefined, interval: KlineInterval, time: nu
  * trade is the candle's close. Returns a new object, or `candle` itself when the trade belongs to an
  * earlier bucket than `candle`'s.
  */
-export function applyTrade(candle: Candle | undefined, interval: KlineInterval, trade: CandleTrade): Candle {
+export function applyTrade(
+  candle: Candle | undefined,
+  interval: KlineInterval,
+  trade: CandleTrade,
+  /** `trade.price × trade.qty`, when the caller has it already (one trade, fifteen intervals). */
+  quote: Money = trade.price.times(trade.qty),
+): Candle {
   const { candle: c, late } = withPrice(candle, interval, trade.time, trade.price);
   if (late) return c;
-  const quote = trade.price.times(trade.qty);
   const buy = trade.takerSide === 'BUY';
   return {
     ...c,
@@ -125,7 +130,8 @@ export class CandleSeries {
   }
 
   applyTrade(trade: CandleTrade): CandleUpdate[] {
-    return this.each((interval, c) => applyTrade(c, interval, trade));
+    const quote = trade.price.times(trade.qty);
+    return this.each((interval, c) => applyTrade(c, interval, trade, quote));
   }
 
   applySample(time: number, price: Money): CandleUpdate[] {
