@@ -7,14 +7,15 @@ import { fapiParams } from '../access/signed/fapi-params';
 import { SIGNED_ENDPOINT, type SignedEndpoint } from '../access/signed/signed';
 import { RATE_LIMIT_CEILINGS, setCountHeaders, tooManyRequests } from './rate-limit-http';
 import { amountOf, intervalWords, orderWindows, type RateLimitCeilings } from './rate-limit-rules';
-import { WindowLimiter } from './window-limiter';
+import { WindowLeases } from './window-leases';
 
 /**
  * Orders per account (the API key's user, whichever key) per 10 s and per minute, on endpoints
  * whose `@Signed()` declares `orders`. Runs inside SignedRequestGuard once the signature is
  * verified, so only authenticated requests count, and a refusal (HTTP 429 -1003, Retry-After)
  * comes before the key's use is recorded or the handler runs: it changes nothing. The answer
- * carries `X-MBX-ORDER-COUNT-10S` and `X-MBX-ORDER-COUNT-1M`.
+ * carries `X-MBX-ORDER-COUNT-10S` and `X-MBX-ORDER-COUNT-1M`. Counted from this replica's leases
+ * (WindowLeases), as request weight is: a busy account's order costs no hot-store round trip.
  */
 @Injectable()
 export class OrderCountAdmission implements SignedRequestAdmission {
@@ -22,7 +23,7 @@ export class OrderCountAdmission implements SignedRequestAdmission {
 
   constructor(
     private readonly reflector: Reflector,
-    private readonly limiter: WindowLimiter,
+    private readonly leases: WindowLeases,
     @Inject(RATE_LIMIT_CEILINGS) private readonly ceilings: RateLimitCeilings,
   ) {}
 
@@ -38,7 +39,7 @@ export class OrderCountAdmission implements SignedRequestAdmission {
     const orders = amountOf(endpoint.orders, () => fapiParams(request), 0);
     let outcome;
     try {
-      outcome = await this.limiter.take(orderWindows(this.ceilings, caller.userId), orders);
+      outcome = await this.leases.take(orderWindows(this.ceilings, caller.userId), orders);
     } catch (e) {
       this.logger.warn(`order count not checked (hot store): ${String(e)}`);
       return;

@@ -9,7 +9,7 @@ import { OrderCountAdmission } from './order-count.admission';
 import { RATE_LIMIT_CEILINGS } from './rate-limit-http';
 import { ceilingsOf } from './rate-limit-rules';
 import { RATE_LIMIT_TRUSTED_PROXIES, RequestWeights } from './request-weights';
-import { WeightLeases } from './weight-leases';
+import { WindowLeases } from './window-leases';
 import { WindowLimiter } from './window-limiter';
 
 /**
@@ -28,7 +28,7 @@ import { WindowLimiter } from './window-limiter';
       useFactory: (c: AppConfig) => parseTrustedProxies(c.TRUSTED_PROXIES),
     },
     { provide: WindowLimiter, inject: [HOT_STORE], useFactory: (hot: HotStore) => new WindowLimiter(hot) },
-    { provide: WeightLeases, inject: [HOT_STORE], useFactory: (hot: HotStore) => new WeightLeases(hot) },
+    { provide: WindowLeases, inject: [HOT_STORE], useFactory: (hot: HotStore) => new WindowLeases(hot) },
     RequestWeights,
     { provide: APP_GUARD, useClass: FapiWeightGuard },
     OrderCountAdmission,

@@ -5,7 +5,7 @@ import { rawHeader } from '@perp/runtime';
 import type { IncomingMessage } from 'node:http';
 import { RATE_LIMIT_CEILINGS } from './rate-limit-http';
 import { intervalWords, type LimitWindow, type RateLimitCeilings, weightWindows } from './rate-limit-rules';
-import { WeightLeases } from './weight-leases';
+import { WindowLeases } from './window-leases';
 import type { LimitOutcome } from './window-limiter';
 
 /** The parsed TRUSTED_PROXIES, for the client address (the same rule as the signed-request guard). */
@@ -14,7 +14,7 @@ export const RATE_LIMIT_TRUSTED_PROXIES = Symbol('RATE_LIMIT_TRUSTED_PROXIES');
 /**
  * Spends a request's weight in its client IP's window: FapiWeightGuard's work, shared with the
  * gateway's fast lanes so both count the same way. The window is spent from this replica's lease
- * (WeightLeases: a busy client's request is counted without a hot-store round trip). Undefined when
+ * (WindowLeases: a busy client's request is counted without a hot-store round trip). Undefined when
  * the hot store failed (logged): rate limits must not take the API down.
  */
 @Injectable()
@@ -24,7 +24,7 @@ export class RequestWeights {
   private readonly windows = new Map<string, readonly [LimitWindow]>();
 
   constructor(
-    private readonly leases: WeightLeases,
+    private readonly leases: WindowLeases,
     @Inject(RATE_LIMIT_CEILINGS) private readonly ceilings: RateLimitCeilings,
     @Inject(RATE_LIMIT_TRUSTED_PROXIES) private readonly trustedProxies: IpList,
   ) {}

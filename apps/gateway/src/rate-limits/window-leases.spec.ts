@@ -1,16 +1,16 @@
 import { MemoryHotStore } from '@perp/cache';
-import { BINANCE_CEILINGS, type LimitWindow, weightWindows } from './rate-limit-rules';
-import { maxLease, WeightLeases } from './weight-leases';
+import { BINANCE_CEILINGS, type LimitWindow, orderWindows, weightWindows } from './rate-limit-rules';
+import { maxLease, WindowLeases } from './window-leases';
 import type { LimitOutcome } from './window-limiter';
 
-describe('WeightLeases (memory hot store, fake clock)', () => {
+describe('WindowLeases (memory hot store, fake clock)', () => {
   let now: number;
   let hot: MemoryHotStore;
   let storeCalls: number;
   const window = (limit: number, ip: string): readonly [LimitWindow] => [
     weightWindows({ ...BINANCE_CEILINGS, weightPerMinute: limit }, ip)[0]!,
   ];
-  const leases = () => new WeightLeases(hot, () => now);
+  const leases = () => new WindowLeases(hot, () => now);
   const counts = (outcomes: LimitOutcome[]) => outcomes.map((o) => o.states[0]!.count);
 
   beforeEach(() => {
@@ -116,6 +116,64 @@ describe('WeightLeases (memory hot store, fake clock)', () => {
     const outcomes = await Promise.all(Array.from({ length: 25 }, () => l.take(w, 1)));
     expect(outcomes.filter((o) => o.refused.length === 0)).toHaveLength(10);
     expect(Number(await hot.get(w[0].key))).toBe(10);
+  });
+
+  describe("several windows (an account's orders per 10 s and per minute)", () => {
+    const orders = (per10s: number, perMinute: number, user: string) =>
+      orderWindows({ ...BINANCE_CEILINGS, ordersPer10s: per10s, ordersPerMinute: perMinute }, user);
+    const both = (o: LimitOutcome) => o.states.map((s) => s.count);
+
+    it('counts both exactly; a refusal by either spends in neither; each window ends on its own', async () => {
+      const l = leases();
+      const w = orders(3, 5, 'u1');
+      const seen: LimitOutcome[] = [];
+      for (let i = 0; i < 3; i++) seen.push(await l.take(w, 1));
+      expect(seen.map(both)).toEqual([
+        [1, 1],
+        [2, 2],
+        [3, 3],
+      ]);
+      const by10s = await l.take(w, 1);
+      expect(by10s).toMatchObject({ refused: [0], states: [{ count: 3 }, { count: 3 }] });
+      now += 10_000; // the 10 s window is over, the minute goes on
+      expect(both(await l.take(w, 1))).toEqual([1, 4]);
+      expect(both(await l.take(w, 1))).toEqual([2, 5]);
+      const byMinute = await l.take(w, 1);
+      expect(byMinute).toMatchObject({ refused: [1], states: [{ count: 2 }, { count: 5 }] });
+      expect(await hot.get(w[1]!.key)).toBe('5'); // never reserved past either ceiling
+      now += 50_000;
+      expect(await l.take(w, 1)).toMatchObject({ refused: [], states: [{ count: 1 }, { count: 1 }] });
+    });
+
+    it('a busy account orders from its leases, synchronously, and the store sees a few reservations', async () => {
+      const l = leases();
+      const w = orders(300, 1_200, 'u2');
+      for (let i = 0; i < 5; i++) await l.take(w, 1);
+      let sync = 0;
+      for (let i = 0; i < 200; i++) {
+        const o = l.take(w, 1);
+        if (!(o instanceof Promise)) sync++;
+        expect(both(await o)).toEqual([6 + i, 6 + i]);
+      }
+      expect(sync).toBeGreaterThan(150);
+      expect(storeCalls).toBeLessThan(60);
+      const [in10s, inMinute] = [Number(await hot.get(w[0]!.key)), Number(await hot.get(w[1]!.key))];
+      expect(in10s - 205).toBeLessThanOrEqual(maxLease(300));
+      expect(inMinute - 205).toBeLessThanOrEqual(maxLease(1_200));
+    });
+
+    it('two replicas: both windows add up, and neither admits past its ceiling', async () => {
+      const a = leases();
+      const b = leases();
+      const w = orders(20, 30, 'u3');
+      const first = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).take(w, 1)));
+      expect(first.filter((o) => o.refused.length === 0)).toHaveLength(20);
+      now += 10_000;
+      const second = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).take(w, 1)));
+      // At most the minute's 30 in all, wherever the leases were held.
+      expect(first.concat(second).filter((o) => o.refused.length === 0).length).toBeLessThanOrEqual(30);
+      expect(second.filter((o) => o.refused.length === 0).length).toBeGreaterThan(0);
+    });
   });
 
   it('a store failure rejects the reservation (the caller lets the request through)', async () => {
