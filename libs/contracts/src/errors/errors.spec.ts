@@ -101,3 +101,20 @@ describe('native errors', () => {
     expect(new NativeError('ORDER_NOT_FOUND', 'x', 'wrapped').envelope).toBe('wrapped');
   });
 });
+
+describe('errors that answer the client', () => {
+  it('capture no stack (they are answers, not faults), and leave the stack limit as it was', () => {
+    const limit = Error.stackTraceLimit;
+    for (const e of [
+      new FapiError('TOO_MANY_REQUESTS', 'slow down'),
+      new FapiAuthError('SIGNATURE_INVALID', 'bad key'),
+      new NativeError('INVALID_MARKET', 'no such market'),
+    ]) {
+      expect(e).toBeInstanceOf(Error);
+      expect(e.stack).not.toMatch(/\n\s+at /);
+      expect(e.stack).toContain(e.message);
+    }
+    expect(Error.stackTraceLimit).toBe(limit);
+    expect(new Error('a fault').stack).toMatch(/\n\s+at /);
+  });
+});
