@@ -37,7 +37,7 @@ interface Written {
  * told by identity, not by a JSON: a record is replaced when it changes, and a fill replaces a
  * domain order's `remaining` and `frozen`, its only fields that change. An account this state has
  * not written yet (a partition just loaded) is written whole, replacing the hash. What is kept per
- * order is updated in place: a write allocates only for what changed, whatever the open orders.
+ * order is updated in place: per order, a write allocates only for what changed.
  */
 export class AccountHashes {
   private readonly written = new Map<string, Map<string, Written>>();
