@@ -1,7 +1,7 @@
 import type { Logger } from '@nestjs/common';
 import type { BusMessage } from '@perp/bus';
 import { type AccountEvent, HEADER_INPUT_END, parseMessage } from '@perp/contracts';
-import { type MarketRegistry, Money, type UserStreamPlace } from '@perp/domain';
+import type { MarketRegistry, UserStreamPlace } from '@perp/domain';
 import {
   accountConfigUpdate,
   type AccountChange,
@@ -34,8 +34,8 @@ type Change = AccountChange & { input: string; offsets: bigint[]; partition: num
  * missed events render with it, so both give the same events at the same places.
  */
 export class UserEventRenderer {
-  /** Last wallet balance seen per user (for ACCOUNT_UPDATE's balance change). */
-  private readonly wallets = new Map<string, Money>();
+  /** Last wallet balance seen per user, as the event carried it (ACCOUNT_UPDATE's balance change). */
+  private readonly wallets = new Map<string, string>();
   /** Groups whose last event has not come yet, by user. */
   private readonly open = new Map<string, Change>();
 
@@ -84,8 +84,7 @@ export class UserEventRenderer {
   private emit(change: Change, now: number, out: UserStreamEvent[]): void {
     this.open.delete(change.user);
     const previous = this.wallets.get(change.user);
-    for (const e of change.events)
-      if (e.type === 'balance') this.wallets.set(change.user, new Money(e.walletBalance));
+    for (const e of change.events) if (e.type === 'balance') this.wallets.set(change.user, e.walletBalance);
     this.onGroup(change);
     if (!this.wanted(change.user)) return;
     const { user, partition } = change;

@@ -98,11 +98,12 @@ export function updateReason(events: readonly AccountEvent[]): AccountUpdateReas
 /**
  * ACCOUNT_UPDATE of one input, or undefined when it moved neither the wallet nor a position (an
  * order placed or canceled only freezes or releases margin: Binance sends nothing then).
- * `previousWallet`: the wallet before, when this replica knows it (for `bc`, deposits only).
+ * `previousWallet`: the wallet before (as its balance event carried it), when this replica knows it
+ * (for `bc`, deposits only).
  */
 export function accountUpdate(
   change: AccountChange,
-  previousWallet: Money | undefined,
+  previousWallet: string | undefined,
   now: number,
 ): Msg<typeof W.AccountUpdate> | undefined {
   const reason = updateReason(change.events);
@@ -119,7 +120,7 @@ export function accountUpdate(
           cw: amount(new Money(last.walletBalance)),
           bc:
             reason === 'DEPOSIT' && previousWallet
-              ? amount(new Money(last.walletBalance).minus(previousWallet))
+              ? amount(new Money(last.walletBalance).minus(new Money(previousWallet)))
               : amount(ZERO),
         },
       ]
