@@ -21,12 +21,17 @@ export interface InsertRowsOptions {
   returning?: readonly string[];
 }
 
+/** A row's value of one column as the driver would write it. */
+type ColumnReader = (row: ObjectLiteral) => unknown;
+
 interface Plan {
   table: string;
   columns: ColumnMetadata[];
   head: string;
   /** Each column's array type for `unnest`, or undefined when the column cannot go through one. */
   arrayTypes: (string | undefined)[];
+  /** Each column's reader (`preparePersistentValue(getEntityValue(row))`, or the property itself). */
+  readers: ColumnReader[];
 }
 
 /**
@@ -43,6 +48,40 @@ const ARRAY_TYPES: Record<string, string> = {
   boolean: 'bool[]',
   timestamptz: 'timestamptz[]',
 };
+
+/**
+ * Column types the Postgres driver writes as they are: for a plain column of these (no transformer,
+ * embedded or relation), its value is the row's property. `preparePersistentValue` builds an array
+ * for each value of them on its way to that answer: most of the garbage of a history batch.
+ */
+const AS_IS_TYPES = new Set([
+  'text',
+  'varchar',
+  'character varying',
+  'uuid',
+  'bigint',
+  'int',
+  'integer',
+  'smallint',
+  'numeric',
+  'boolean',
+]);
+
+function readerOf(driver: EntityManager['connection']['driver'], c: ColumnMetadata): ColumnReader {
+  if (
+    typeof c.type === 'string' &&
+    AS_IS_TYPES.has(c.type) &&
+    !c.isArray &&
+    !c.transformer &&
+    !c.embeddedMetadata &&
+    !c.relationMetadata &&
+    !c.referencedColumn
+  ) {
+    const property = c.propertyName;
+    return (row) => row[property] as unknown;
+  }
+  return (row) => driver.preparePersistentValue(c.getEntityValue(row), c);
+}
 
 const plans = new WeakMap<EntityMetadata, Plan>();
 /** Postgres's limit on the parameters of one statement. */
@@ -63,7 +102,8 @@ function planFor(manager: EntityManager, metadata: EntityMetadata): Plan {
     .join('.');
   const head = `INSERT INTO ${table}(${columns.map((c) => driver.escape(c.databaseName)).join(', ')}) VALUES `;
   const arrayTypes = columns.map((c) => (typeof c.type === 'string' ? ARRAY_TYPES[c.type] : undefined));
-  plan = { table, columns, head, arrayTypes };
+  const readers = columns.map((c) => readerOf(driver, c));
+  plan = { table, columns, head, arrayTypes, readers };
   plans.set(metadata, plan);
   return plan;
 }
@@ -101,8 +141,7 @@ export function insertStatements<E extends ObjectLiteral>(
   options: InsertRowsOptions = {},
 ): Statement[] {
   if (rows.length === 0) return [];
-  const { table, columns, head } = planFor(manager, manager.connection.getMetadata(entity));
-  const driver = manager.connection.driver;
+  const { table, columns, head, readers } = planFor(manager, manager.connection.getMetadata(entity));
   const end = conflictClause(manager, table, options);
   const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
   const statements: Statement[] = [];
@@ -113,8 +152,7 @@ export function insertStatements<E extends ObjectLiteral>(
     for (let r = from; r < to; r++) {
       sql += r === from ? '(' : ', (';
       for (let i = 0; i < columns.length; i++) {
-        const column = columns[i]!;
-        const value: unknown = driver.preparePersistentValue(column.getEntityValue(rows[r]!), column);
+        const value = readers[i]!(rows[r]!);
         if (i > 0) sql += ', ';
         if (value === undefined) sql += 'DEFAULT';
         else if (typeof value === 'function') sql += (value as () => string)();
@@ -151,15 +189,16 @@ export function columnArrays<E extends ObjectLiteral>(
   rows: readonly E[],
 ): ColumnArrays | undefined {
   if (rows.length === 0) return undefined;
-  const { table, columns, arrayTypes } = planFor(manager, manager.connection.getMetadata(entity));
+  const { table, columns, arrayTypes, readers } = planFor(manager, manager.connection.getMetadata(entity));
   const driver = manager.connection.driver;
   const out: ColumnArrays = { table, names: [], types: [], arrays: [] };
   for (let i = 0; i < columns.length; i++) {
     const column = columns[i]!;
+    const read = readers[i]!;
     const values: unknown[] = new Array(rows.length);
     let undefinedCount = 0;
     for (let r = 0; r < rows.length; r++) {
-      const value: unknown = driver.preparePersistentValue(column.getEntityValue(rows[r]!), column);
+      const value = read(rows[r]!);
       if (typeof value === 'function') return undefined;
       if (value === undefined) undefinedCount++;
       values[r] = value;
@@ -196,7 +235,7 @@ export function keyArrays<E extends ObjectLiteral>(
   keys: readonly (keyof E & string)[],
   rows: readonly E[],
 ): ColumnArrays {
-  const { table, columns, arrayTypes } = planFor(manager, manager.connection.getMetadata(entity));
+  const { table, columns, arrayTypes, readers } = planFor(manager, manager.connection.getMetadata(entity));
   const driver = manager.connection.driver;
   const out: ColumnArrays = { table, names: [], types: [], arrays: [] };
   for (const key of keys) {
@@ -206,14 +245,43 @@ export function keyArrays<E extends ObjectLiteral>(
     if (!column || !arrayType) throw new Error(`keyArrays: ${key} is not a plain column`);
     out.names.push(driver.escape(column.databaseName));
     out.types.push(arrayType);
-    out.arrays.push(rows.map((r) => driver.preparePersistentValue(column.getEntityValue(r), column)));
+    out.arrays.push(rows.map(readers[i]!));
   }
   return out;
 }
 
+/** Text that stands unquoted as an element of an array literal (not NULL, no quote, brace, comma or space). */
+const BARE_ELEMENT = /^[A-Za-z0-9_.:+-]+$/;
+
+/**
+ * `values` as the text of a Postgres array literal, the form `pg` sends an array parameter in, or
+ * undefined for an element other than a string, number, boolean or null (`pg` writes those). Only
+ * elements that need it are quoted and escaped: `pg` quotes and escapes every one, two regex
+ * replacements and a new string per element.
+ */
+export function arrayLiteral(values: readonly unknown[]): string | undefined {
+  let out = '{';
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (i > 0) out += ',';
+    if (v === null || v === undefined) out += 'NULL';
+    else if (typeof v === 'string')
+      out +=
+        BARE_ELEMENT.test(v) && !(v.length === 4 && v.toUpperCase() === 'NULL')
+          ? v
+          : `"${v.replace(/[\\"]/g, '\\$&')}"`;
+    else if (typeof v === 'number' || typeof v === 'bigint') out += String(v);
+    else if (typeof v === 'boolean') out += v ? 'true' : 'false';
+    else return undefined;
+  }
+  return out + '}';
+}
+
 /** `unnest($n::type[], …)` over `source`'s arrays, appended to `params`. */
 export function unnestCall(source: ColumnArrays, params: unknown[]): string {
-  const casts = source.arrays.map((values, i) => `$${params.push(values)}::${source.types[i]}`);
+  const casts = source.arrays.map(
+    (values, i) => `$${params.push(arrayLiteral(values) ?? values)}::${source.types[i]}`,
+  );
   return `unnest(${casts.join(', ')})`;
 }
 
