@@ -170,14 +170,21 @@ export class Journal {
     this.scheduled = false;
     if (this.pending.length === 0) return;
     const callbacks = this.callbacks;
-    const data = Buffer.from(this.pending.join('\n') + '\n');
+    const text = this.pending.join('\n') + '\n';
     this.pending = [];
     this.callbacks = [];
     let err: Error | undefined = this.failure;
     if (!err) {
       try {
-        for (let off = 0; off < data.length;) off += writeSync(this.fd, data, off);
-        this.size += data.length;
+        // The string is written as is (encoded outside the JS heap); a short write, which a regular
+        // file gives only when it fails part way, continues from the bytes.
+        const bytes = Buffer.byteLength(text);
+        let off = writeSync(this.fd, text);
+        if (off < bytes) {
+          const data = Buffer.from(text);
+          while (off < bytes) off += writeSync(this.fd, data, off);
+        }
+        this.size += bytes;
         if (this.fsync === 'always') fdatasyncSync(this.fd);
         else this.dirty = true;
       } catch (e) {
