@@ -92,7 +92,7 @@ export class EngineCommandsConsumer implements OnApplicationBootstrap, OnModuleD
         for (const m of messages) {
           let reply: ReplyBody | undefined;
           try {
-            const cmd = parseMessage('engineCommands', m.value);
+            const cmd = parseMessage('engineCommands', m.value, m.inProcess);
             if (cmd.type === 'market.add' || cmd.type === 'market.status') {
               await flush();
               reply = await this.marketCommand(m, cmd, emit);

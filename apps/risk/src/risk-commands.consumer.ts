@@ -56,7 +56,7 @@ export class RiskCommandsConsumer implements OnApplicationBootstrap, OnModuleDes
     const inputs: RiskInput[] = [];
     for (const m of messages) {
       try {
-        inputs.push({ message: m, command: parseMessage('riskCommands', m.value) });
+        inputs.push({ message: m, command: parseMessage('riskCommands', m.value, m.inProcess) });
       } catch (e) {
         if (!(e instanceof MessageValidationError)) throw e;
         this.logger.warn(`refused malformed command ${m.topic}/${m.partition}@${m.offset}: ${e.message}`);

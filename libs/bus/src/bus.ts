@@ -30,6 +30,12 @@ export interface BusMessage<T = unknown> {
   readonly headers: Readonly<BusHeaders>;
   /** Milliseconds since the epoch, stamped when published (Kafka CreateTime). */
   readonly timestamp: number;
+  /**
+   * True when `value` is the very object this process published (the memory bus hands it over as
+   * is): built by typed code here, so the consumer edge need not validate it again. Values from the
+   * journal on restart, copies (`cloneValues`) and Kafka's values never are.
+   */
+  readonly inProcess?: boolean;
 }
 
 export type PublishResult = TopicPartitionOffset;

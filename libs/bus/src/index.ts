@@ -3,7 +3,7 @@ export { KeyPartitioner, murmur2, partitionOf } from './partitioner';
 export { silentLogger } from './logger';
 export { Joining, joinTogether } from './joining';
 export { type ConsumerLag, type ConsumerObserver, ObservedBus } from './observed-bus';
-export { IN_PROCESS_VALUES, MemoryBus, type MemoryBusOptions } from './memory/memory-bus';
+export { MemoryBus, type MemoryBusOptions } from './memory/memory-bus';
 export type { FsyncPolicy, JournalOptions } from './memory/journal';
 export { KafkaBus, type KafkaBusOptions, type KafkaConsumerTuning } from './kafka/kafka-bus';
 export { BusModule, type BusModuleOptions, createBus } from './bus.module';

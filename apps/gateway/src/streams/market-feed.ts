@@ -134,7 +134,7 @@ export class MarketFeed implements OnModuleInit, OnApplicationBootstrap, OnModul
     const out: T[] = [];
     for (const m of ms) {
       try {
-        out.push(parseMessage(topic, m.value) as T);
+        out.push(parseMessage(topic, m.value, m.inProcess) as T);
       } catch (e) {
         this.logger.warn(`skipped ${m.topic}/${m.partition}@${m.offset}: ${String(e)}`);
       }

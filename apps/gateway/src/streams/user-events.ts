@@ -53,7 +53,7 @@ export class UserEventRenderer {
     for (const m of ms) {
       let e: AccountEvent;
       try {
-        e = parseMessage('accountEvents', m.value);
+        e = parseMessage('accountEvents', m.value, m.inProcess);
       } catch (err) {
         this.logger.warn(`skipped ${m.topic}/${m.partition}@${m.offset}: ${String(err)}`);
         continue;

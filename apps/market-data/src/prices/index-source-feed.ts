@@ -89,7 +89,7 @@ export class IndexSourceFeed implements OnApplicationBootstrap, OnModuleDestroy 
       start: 'latest',
       handler: (m) => {
         try {
-          this.pushes.record(parseMessage('prices', m.value) as PriceEvent);
+          this.pushes.record(parseMessage('prices', m.value, m.inProcess) as PriceEvent);
         } catch (e) {
           if (!(e instanceof MessageValidationError)) throw e;
         }

@@ -85,7 +85,7 @@ export class PublicMarketProjector implements OnApplicationBootstrap, OnModuleDe
     const events: EngineEvent[] = [];
     for (const m of messages) {
       try {
-        const e = parseMessage('engineEvents', m.value);
+        const e = parseMessage('engineEvents', m.value, m.inProcess);
         if (e.type === 'trade' || e.type === 'book.delta' || e.type === 'adl.quantiles') events.push(e);
       } catch (e) {
         if (!(e instanceof MessageValidationError)) throw e;

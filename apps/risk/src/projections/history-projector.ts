@@ -96,7 +96,7 @@ export class HistoryProjector implements OnApplicationBootstrap, OnModuleDestroy
     };
     for (const m of messages) {
       try {
-        collect(parseMessage('accountEvents', m.value), rows);
+        collect(parseMessage('accountEvents', m.value, m.inProcess), rows);
       } catch (e) {
         if (!(e instanceof MessageValidationError)) throw e;
         this.logger.warn(`skipped malformed ${m.topic}/${m.partition}@${m.offset}: ${e.message}`);

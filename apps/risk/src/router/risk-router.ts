@@ -90,7 +90,7 @@ export class RiskRouter implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private copyEngineEvent(m: BusMessage, copies: [string, RiskCommand][]): void {
-    const event = parseMessage('engineEvents', m.value);
+    const event = parseMessage('engineEvents', m.value, m.inProcess);
     const origin = parseOutputId(event.id);
     if (!origin) {
       this.logger.warn(`skipped engine event without an input-derived id: ${event.id}`);
@@ -114,7 +114,7 @@ export class RiskRouter implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private copyPrice(m: BusMessage, keys: readonly string[], copies: [string, RiskCommand][]): void {
-    const price = parseMessage('prices', m.value);
+    const price = parseMessage('prices', m.value, m.inProcess);
     // Risk applies the marks market data derives; index ticks are its input, not risk's.
     if (price.type !== 'price.mark') return;
     for (let i = 0; i < keys.length; i++)
@@ -135,7 +135,7 @@ export class RiskRouter implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** The keeper's clock tick, to every partition like a price: each shard expires GTD orders in its own order. */
   private copyClockTick(m: BusMessage, keys: readonly string[], copies: [string, RiskCommand][]): void {
-    const tick = parseMessage('clock', m.value);
+    const tick = parseMessage('clock', m.value, m.inProcess);
     keys.forEach((key, i) =>
       copies.push([
         key,
@@ -146,7 +146,7 @@ export class RiskRouter implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** A funding round to every partition, each copy under the round's id (one round, one id). */
   private copyFunding(m: BusMessage, keys: readonly string[], copies: [string, RiskCommand][]): void {
-    const f = parseMessage('funding', m.value);
+    const f = parseMessage('funding', m.value, m.inProcess);
     for (const key of keys) copies.push([key, f]);
   }
 

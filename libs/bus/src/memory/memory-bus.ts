@@ -56,22 +56,6 @@ interface JournalIndex {
 }
 
 /**
- * The values this process published and the memory bus hands, as is, to this process's consumers:
- * built by typed code in this process, so the consumer edge need not validate them again; values
- * from the journal on restart, copies (`cloneValues`) and Kafka's values are never in it. A WeakSet
- * registered on `globalThis` under a `Symbol.for` key, so `@perp/contracts` reads it without
- * importing the bus (a property on each value cost a shape change per published message).
- */
-export const IN_PROCESS_VALUES: WeakSet<object> = ((g: Record<symbol, unknown>) =>
-  (g[Symbol.for('perp.bus.in-process-values')] ??= new WeakSet<object>()) as WeakSet<object>)(
-  globalThis as unknown as Record<symbol, unknown>,
-);
-
-function markInProcess(value: unknown): void {
-  if (typeof value === 'object' && value !== null) IN_PROCESS_VALUES.add(value);
-}
-
-/**
  * The embedded log: partitions are arrays in this process; consumer groups split them among the
  * process's members. With `journal`, every message and commit is appended to a file before it is
  * acknowledged or delivered, and replayed on connect (see Journal for the durability guarantee).
@@ -181,9 +165,9 @@ export class MemoryBus extends Bus {
       value: this.options.cloneValues ? JSON.parse(JSON.stringify(value)) : value,
       headers: headers ?? EMPTY_HEADERS,
       timestamp,
+      inProcess: !this.options.cloneValues,
     };
     const result: PublishResult = { topic, partition, offset: message.offset };
-    if (!this.options.cloneValues) markInProcess(value);
     const journal = this.journal;
     if (!journal) {
       log.append(message, t.taps);
@@ -345,5 +329,6 @@ function messageOf(r: Extract<JournalRecord, ['m', ...unknown[]]>): BusMessage {
     value,
     headers: headers || EMPTY_HEADERS,
     timestamp,
+    inProcess: false,
   };
 }

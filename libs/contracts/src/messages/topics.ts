@@ -62,15 +62,6 @@ function deepFreeze(value: unknown): void {
 }
 
 /**
- * The values this process published and the memory bus handed as is to its consumers
- * (`IN_PROCESS_VALUES` of `@perp/bus`, registered on globalThis so neither library imports the other).
- */
-const inProcessValues = (): WeakSet<object> =>
-  ((globalThis as unknown as Record<symbol, unknown>)[Symbol.for('perp.bus.in-process-values')] ??=
-    new WeakSet<object>()) as WeakSet<object>;
-const IN_PROCESS_VALUES = inProcessValues();
-
-/**
  * Topics of the order path whose in-process values are not validated again: the process is the
  * trust boundary. Their producers (gateway, risk shard and router, engine shard) build them as the
  * schema's output type, and every parse happens where a value crossed a process or a restart: Kafka,
@@ -85,14 +76,17 @@ const TRUSTED_IN_PROCESS = new Set<TopicId>([
   'accountEvents',
 ]);
 
-/** Validation at the consumer edge: a message that does not match its topic's schema is refused whole. */
-export function parseMessage<T extends TopicId>(topic: T, value: unknown): TopicMessage<T> {
-  if (
-    typeof value === 'object' &&
-    value !== null &&
-    IN_PROCESS_VALUES.has(value) &&
-    TRUSTED_IN_PROCESS.has(topic)
-  ) {
+/**
+ * Validation at the consumer edge: a message that does not match its topic's schema is refused whole.
+ * `inProcess`: the bus message's flag (the value is the object this process published, handed over
+ * as is by the memory bus); such a value on an order-path topic is returned without a parse.
+ */
+export function parseMessage<T extends TopicId>(
+  topic: T,
+  value: unknown,
+  inProcess = false,
+): TopicMessage<T> {
+  if (inProcess && typeof value === 'object' && value !== null && TRUSTED_IN_PROCESS.has(topic)) {
     if (FREEZE_PARSES) checkInProcess(topic, value);
     return value as TopicMessage<T>;
   }

@@ -52,7 +52,7 @@ export class MarketsProjection implements OnModuleInit, OnApplicationBootstrap, 
       start: 'earliest',
       handler: (m) => {
         try {
-          const state = parseMessage('markets', m.value);
+          const state = parseMessage('markets', m.value, m.inProcess);
           // Re-validated here like any consumer input; derived fields (precisions, cum) are recomputed.
           this.registry.upsert(parseMarket(state.market));
         } catch (e) {

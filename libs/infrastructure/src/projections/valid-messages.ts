@@ -14,7 +14,7 @@ export function validMessages<T extends TopicId>(
   const out: { m: BusMessage; value: TopicMessage<T> }[] = [];
   for (const m of messages) {
     try {
-      out.push({ m, value: parseMessage(topic, m.value) });
+      out.push({ m, value: parseMessage(topic, m.value, m.inProcess) });
     } catch (e) {
       if (!(e instanceof MessageValidationError)) throw e;
       logger.warn(`skipped malformed ${m.topic}/${m.partition}@${m.offset}: ${e.message}`);
