@@ -170,7 +170,8 @@ export class Journal {
     this.scheduled = false;
     if (this.pending.length === 0) return;
     const callbacks = this.callbacks;
-    const text = this.pending.join('\n') + '\n';
+    this.pending.push(''); // the batch's last newline, without a second string
+    const text = this.pending.join('\n');
     this.pending = [];
     this.callbacks = [];
     let err: Error | undefined = this.failure;

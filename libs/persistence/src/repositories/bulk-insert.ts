@@ -1,4 +1,4 @@
-import type { EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
+import type { EntityManager, EntityMetadata, EntityTarget, ObjectLiteral, ValueTransformer } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import type { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 
@@ -50,9 +50,10 @@ const ARRAY_TYPES: Record<string, string> = {
 };
 
 /**
- * Column types the Postgres driver writes as they are: for a plain column of these (no transformer,
- * embedded or relation), its value is the row's property. `preparePersistentValue` builds an array
- * for each value of them on its way to that answer: most of the garbage of a history batch.
+ * Column types the Postgres driver writes as they are: for a plain column of these (no embedded or
+ * relation), its value is the row's property, through the column's transformer if it has one.
+ * `preparePersistentValue` builds an array for each value on its way to that answer: most of the
+ * garbage of a history batch.
  */
 const AS_IS_TYPES = new Set([
   'text',
@@ -68,19 +69,19 @@ const AS_IS_TYPES = new Set([
 ]);
 
 function readerOf(driver: EntityManager['connection']['driver'], c: ColumnMetadata): ColumnReader {
-  if (
+  const plain =
     typeof c.type === 'string' &&
     AS_IS_TYPES.has(c.type) &&
     !c.isArray &&
-    !c.transformer &&
+    !Array.isArray(c.transformer) &&
     !c.embeddedMetadata &&
     !c.relationMetadata &&
-    !c.referencedColumn
-  ) {
-    const property = c.propertyName;
-    return (row) => row[property] as unknown;
-  }
-  return (row) => driver.preparePersistentValue(c.getEntityValue(row), c);
+    !c.referencedColumn;
+  if (!plain) return (row) => driver.preparePersistentValue(c.getEntityValue(row), c);
+  const property = c.propertyName;
+  const transformer = c.transformer as ValueTransformer | undefined;
+  if (transformer) return (row) => transformer.to(row[property]) as unknown;
+  return (row) => row[property] as unknown;
 }
 
 const plans = new WeakMap<EntityMetadata, Plan>();
