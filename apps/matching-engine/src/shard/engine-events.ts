@@ -49,19 +49,14 @@ export function bookEvents(
   const delta = bookDelta(sb, ev.count > 0 ? ev.seq[0] : sb.book.seq, px, qty);
   if (delta)
     out.push({ ...base, id: outputId(at.topic, at.partition, at.offset, firstIndex + out.length), ...delta });
-  const b = sb.book;
-  const top = topOf(sb, px, qty);
-  const key = JSON.stringify(top);
-  if (key !== sb.top) {
-    sb.top = key;
+  if (topMoved(sb))
     out.push({
       ...base,
       id: outputId(at.topic, at.partition, at.offset, firstIndex + out.length),
-      seq: b.seq,
+      seq: sb.book.seq,
       type: 'book.top',
-      ...top,
+      ...topOf(sb, px, qty),
     });
-  }
   return out;
 }
 
@@ -72,9 +67,20 @@ export function bookEvents(
 function settleReplayed(p: EnginePartition, sb: SymbolBook): void {
   forgetGone(p, sb);
   if (sb.book.levelChanges.count > 0) sb.prevSeq = sb.book.seq;
-  const px = (t: number): string => fromSteps(t, sb.tickSize, sb.pricePrecision);
-  const qty = (l: number): string => fromSteps(l, sb.lotSize, sb.quantityPrecision);
-  sb.top = JSON.stringify(topOf(sb, px, qty));
+  topMoved(sb);
+}
+
+/** Remembers the book's top (in steps); true when it is not the one last remembered. */
+function topMoved(sb: SymbolBook): boolean {
+  const b = sb.book;
+  const bidQty = b.bestQty(BookSide.BUY);
+  const askQty = b.bestQty(BookSide.SELL);
+  const bid = bidQty > 0 ? b.bestPrice(BookSide.BUY) : 0;
+  const ask = askQty > 0 ? b.bestPrice(BookSide.SELL) : 0;
+  const t = sb.top;
+  if (t.length === 4 && t[0] === bid && t[1] === bidQty && t[2] === ask && t[3] === askQty) return false;
+  sb.top = [bid, bidQty, ask, askQty];
+  return true;
 }
 
 /** Orders that left the book in the last command no longer need their UUID mapping. */

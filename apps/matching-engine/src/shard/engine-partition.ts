@@ -12,8 +12,11 @@ export interface SymbolBook {
   lotSize: string;
   pricePrecision: number;
   quantityPrecision: number;
-  /** The last `book.top` published (JSON), so an unchanged top is not published again. */
-  top: string;
+  /**
+   * The last `book.top` published, in steps (bid ticks, bid lots, ask ticks, ask lots; empty before
+   * the first), so an unchanged top is not published again: compared without rendering it.
+   */
+  top: number[];
   /** `seq` of the last `book.delta` published (0: none yet): the next one's `prevSeq`. */
   prevSeq: number;
 }
@@ -45,7 +48,7 @@ export function createSymbolBook(market: Market): SymbolBook {
     lotSize: market.lotSize,
     pricePrecision: market.pricePrecision,
     quantityPrecision: market.quantityPrecision,
-    top: '',
+    top: [],
     prevSeq: 0,
   };
 }

@@ -39,6 +39,13 @@ export type RiskShardOptions = SnapshotPolicy;
 /** Hot-store entries per round trip when a restored partition's projections are written again. */
 const RESTORE_WRITE_BATCH = 1000;
 
+/** An input's last account event of a key (user) says so: a reader knows the input's group is whole. */
+const INPUT_END: Readonly<Record<string, string>> = Object.freeze({ [HEADER_INPUT_END]: '1' });
+const INPUT_CONTINUES: Readonly<Record<string, string>> = Object.freeze({ [HEADER_INPUT_END]: '0' });
+
+type AccountEventBody = Output['accountEvents'][number];
+const accountEventKey = (e: AccountEventBody): string => ('user' in e ? e.user : e.type);
+
 interface TurnOutput extends RiskInput {
   out: Output;
   /** Below the group's commit when this member gained the partition: its messages are out already. */
@@ -190,21 +197,19 @@ export class RiskShard {
       // a restart); their engine commands, account events and replies are on the log already.
       if (replayed) continue;
       for (const c of out.engineCommands) publish(TOPICS.engineCommands.name, c.symbol, c);
-      const keyOf = (e: (typeof out.accountEvents)[number]) => ('user' in e ? e.user : e.type);
-      const lastOf = new Map(out.accountEvents.map((e, i) => [keyOf(e), i]));
-      let i = 0;
-      for (const e of out.accountEvents) {
+      const events = out.accountEvents;
+      for (let i = 0; i < events.length; i++) {
+        const e = events[i]!;
         const event = {
           ...e,
           id: outputId(m.topic, m.partition, m.offset, i),
           v: 1 as const,
           time: cmd.time,
         };
-        const key = keyOf(e);
-        publish(TOPICS.accountEvents.name, key, event, {
-          [HEADER_INPUT_END]: lastOf.get(key) === i ? '1' : '0',
-        });
-        i++;
+        const key = accountEventKey(e);
+        let last = true;
+        for (let j = i + 1; j < events.length && last; j++) last = accountEventKey(events[j]!) !== key;
+        publish(TOPICS.accountEvents.name, key, event, last ? INPUT_END : INPUT_CONTINUES);
       }
       if (out.reply && out.replyTo) {
         const { topic, key, correlationId } = out.replyTo;
