@@ -1,4 +1,4 @@
-import { type Money, parseDecimal } from '@perp/domain';
+import { Money, parseDecimal } from '@perp/domain';
 import { z } from 'zod';
 import { FapiError } from '../errors/exceptions';
 import type { FapiErrorName } from '../errors/fapi-errors';
@@ -38,6 +38,19 @@ export const mandatoryMessage = (name: string) =>
   `Mandatory parameter '${name}' was not sent, was empty/null, or malformed.`;
 
 /**
+ * Successful parses per schema by wire text: a bot sends the same symbol, side, type, quantity and
+ * prices again and again, and a zod chain of checks and transforms costs microseconds per value.
+ * Only values no caller can change (primitives, Money) are kept; bounded, emptied when full.
+ */
+const PARSED = new WeakMap<z.ZodType, Map<string, unknown>>();
+const PARSED_PER_SCHEMA = 256;
+
+function isImmutable(value: unknown): boolean {
+  const t = typeof value;
+  return t === 'string' || t === 'number' || t === 'boolean' || value instanceof Money;
+}
+
+/**
  * Reads one parameter by its schema: sent twice or structured -1102 (`scalar`); absent or empty
  * (an optional parameter sent empty counts as not sent) gives the schema's default, or -1102 when
  * it has none; otherwise the schema's own checks and their FAPI errors.
@@ -45,8 +58,21 @@ export const mandatoryMessage = (name: string) =>
 export function readFapiParam<T extends z.ZodType>(schema: T, params: RawParams, name: string): z.output<T> {
   const v = scalar(params, name);
   const absent = v === undefined || (v === '' && !KEEP_EMPTY.has(schema));
+  let memo: Map<string, unknown> | undefined;
+  if (!absent) {
+    memo = PARSED.get(schema);
+    const hit = memo?.get(v);
+    if (hit !== undefined) return hit as z.output<T>;
+  }
   const r = schema.safeParse(absent ? undefined : v);
-  if (r.success) return r.data;
+  if (r.success) {
+    if (!absent && isImmutable(r.data)) {
+      if (!memo) PARSED.set(schema, (memo = new Map()));
+      if (memo.size >= PARSED_PER_SCHEMA) memo.clear();
+      memo.set(v, r.data);
+    }
+    return r.data;
+  }
   if (absent) throw new FapiError('MANDATORY_PARAM_EMPTY_OR_MALFORMED', mandatoryMessage(name));
   throw fapiErrorOf(r.error.issues[0], name);
 }

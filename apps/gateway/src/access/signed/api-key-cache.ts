@@ -68,6 +68,8 @@ export function recordOf(entity: ApiKeyEntity, address: string): ApiKeyRecord {
 export class ApiKeyCache implements OnModuleInit, OnModuleDestroy {
   private readonly secrets = new Map<string, { id: string; secret: ApiKeySecret }>();
   private readonly loads = new Map<string, Promise<ResolvedApiKey | undefined>>();
+  /** The last record text read per key and its parse (frozen: every request shares it). */
+  private readonly records = new Map<string, { text: string; record: ApiKeyRecord | undefined }>();
   private readonly options: Required<ApiAccessOptions>;
   private unsubscribe?: Unsubscribe;
 
@@ -97,7 +99,7 @@ export class ApiKeyCache implements OnModuleInit, OnModuleDestroy {
   async resolve(apiKey: string): Promise<ResolvedApiKey | undefined> {
     const text = await this.hot.get(apiKeyRecordKey(apiKey));
     if (text !== undefined) {
-      const record = parseRecord(text);
+      const record = this.parsed(apiKey, text);
       if (!record) return undefined;
       const secret = this.cachedSecret(apiKey, record.id);
       if (secret) return { record, secret };
@@ -111,6 +113,16 @@ export class ApiKeyCache implements OnModuleInit, OnModuleDestroy {
     if (record && record.id === loaded.record.id) return { record, secret: loaded.secret };
     this.secrets.delete(apiKey); // deleted while it loaded
     return undefined;
+  }
+
+  /** The record in `text`, parsed once per text seen for the key (the hot store is read per request). */
+  private parsed(apiKey: string, text: string): ApiKeyRecord | undefined {
+    const last = this.records.get(apiKey);
+    if (last?.text === text) return last.record;
+    const record = parseRecord(text);
+    if (this.records.size >= this.options.secretCacheSize) this.records.clear();
+    this.records.set(apiKey, { text, record });
+    return record;
   }
 
   /** After a create or an update: the record as it now is in the database. */
@@ -193,5 +205,13 @@ export class ApiKeyCache implements OnModuleInit, OnModuleDestroy {
 
 function parseRecord(text: string): ApiKeyRecord | undefined {
   const value = JSON.parse(text) as ApiKeyRecord | { deleted: true };
-  return 'deleted' in value ? undefined : value;
+  return 'deleted' in value ? undefined : deepFreeze(value);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
 }
