@@ -97,19 +97,17 @@ export class RiskRouter implements OnApplicationBootstrap, OnModuleDestroy {
       return;
     }
     for (const { user, copy, liquidity } of engineEventRecipients(event)) {
-      copies.push([
-        user,
-        {
-          id: `${event.id}/${copy}`,
-          v: 1,
-          time: event.time,
-          type: 'engine.event',
-          // Unique per copy: the shard dedupes copies by this place.
-          source: { partition: origin.partition, offset: origin.offset, index: origin.index * 2 + copy },
-          ...(liquidity ? { liquidity } : {}),
-          event,
-        },
-      ]);
+      const command: Extract<RiskCommand, { type: 'engine.event' }> = {
+        id: `${event.id}/${copy}`,
+        v: 1,
+        time: event.time,
+        type: 'engine.event',
+        // Unique per copy: the shard dedupes copies by this place.
+        source: { partition: origin.partition, offset: origin.offset, index: origin.index * 2 + copy },
+        event,
+      };
+      if (liquidity) command.liquidity = liquidity;
+      copies.push([user, command]);
     }
   }
 

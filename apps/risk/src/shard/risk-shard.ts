@@ -200,12 +200,9 @@ export class RiskShard {
       const events = out.accountEvents;
       for (let i = 0; i < events.length; i++) {
         const e = events[i]!;
-        const event = {
-          ...e,
-          id: outputId(m.topic, m.partition, m.offset, i),
-          v: 1 as const,
-          time: cmd.time,
-        };
+        // Envelope first, then the body's fields (a spread with new fields is V8's slow path).
+        const id = outputId(m.topic, m.partition, m.offset, i);
+        const event = Object.assign({ id, v: 1 as const, time: cmd.time }, e);
         const key = accountEventKey(e);
         let last = true;
         for (let j = i + 1; j < events.length && last; j++) last = accountEventKey(events[j]!) !== key;

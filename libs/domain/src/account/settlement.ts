@@ -133,9 +133,16 @@ export function settleFill(
   };
   const incomes: IncomeRecord[] = [];
   if (!effect.realizedPnl.isZero())
-    incomes.push({ ...base, incomeType: 'REALIZED_PNL', income: effect.realizedPnl, info: fill.liquidity });
+    incomes.push(
+      Object.assign(
+        { incomeType: 'REALIZED_PNL' as const, income: effect.realizedPnl, info: fill.liquidity },
+        base,
+      ),
+    );
   if (fee.gt(0))
-    incomes.push({ ...base, incomeType: 'COMMISSION', income: fee.negated(), info: fill.liquidity });
+    incomes.push(
+      Object.assign({ incomeType: 'COMMISSION' as const, income: fee.negated(), info: fill.liquidity }, base),
+    );
 
   return {
     closedQty: effect.closedQty,

@@ -41,7 +41,8 @@ export function newOrderCommand(
 ): Extract<RiskCommandBody, { type: 'order.new' }> {
   checkTick(market, 'price', req.price);
   checkTick(market, 'stopPrice', req.stopPrice);
-  return {
+  // A literal, optional fields set after (spreading them in is V8's slow path).
+  const cmd: Extract<RiskCommandBody, { type: 'order.new' }> = {
     type: 'order.new',
     orderId,
     clientOrderId: req.clientOrderId,
@@ -50,15 +51,16 @@ export function newOrderCommand(
     side: req.side,
     orderType: req.type,
     timeInForce: req.timeInForce,
-    ...(req.quantity ? { quantity: req.quantity.toFixed() } : {}),
-    ...(req.quoteOrderQty ? { quoteOrderQty: req.quoteOrderQty.toFixed() } : {}),
-    ...(req.price ? { price: req.price.toFixed() } : {}),
-    ...(req.stopPrice ? { stopPrice: req.stopPrice.toFixed() } : {}),
     reduceOnly: req.reduceOnly,
     workingType: req.workingType,
     priceProtect: req.priceProtect,
     selfTradePreventionMode: req.selfTradePreventionMode,
   };
+  if (req.quantity) cmd.quantity = req.quantity.toFixed();
+  if (req.quoteOrderQty) cmd.quoteOrderQty = req.quoteOrderQty.toFixed();
+  if (req.price) cmd.price = req.price.toFixed();
+  if (req.stopPrice) cmd.stopPrice = req.stopPrice.toFixed();
+  return cmd;
 }
 
 /** Anything that reads the order reference parameters by their schemas. */

@@ -44,12 +44,11 @@ export function publishAdlScores(ctx: RiskContext, symbol: string, time: number)
   if ((p.adlSent.get(symbol) ?? '[]') === key) return;
   if (scores.length) p.adlSent.set(symbol, key);
   else p.adlSent.delete(symbol);
-  const cmd: EngineCommand = {
-    ...forwarded(ctx, time, nextForwardIndex(ctx)),
-    type: 'adl.scores',
+  const cmd: EngineCommand = Object.assign(forwarded(ctx, time, nextForwardIndex(ctx)), {
+    type: 'adl.scores' as const,
     symbol,
     partition: ctx.m.partition,
     scores,
-  };
+  });
   ctx.out.engineCommands.push(cmd);
 }

@@ -53,13 +53,14 @@ export const amendOrder: RiskHandler<'order.amend'> = (ctx, cmd) => {
     out.reply = refusal(r.reason, r.message);
     return;
   }
-  out.engineCommands.push({
-    ...forwarded(ctx, cmd.time),
-    type: 'order.amend',
-    user: cmd.user,
-    symbol: market.symbol,
-    orderId: rec.orderId,
-    price: new Money(cmd.price).toFixed(),
-    quantity: r.quantity.toFixed(),
-  });
+  out.engineCommands.push(
+    Object.assign(forwarded(ctx, cmd.time), {
+      type: 'order.amend' as const,
+      user: cmd.user,
+      symbol: market.symbol,
+      orderId: rec.orderId,
+      price: new Money(cmd.price).toFixed(),
+      quantity: r.quantity.toFixed(),
+    }),
+  );
 };

@@ -12,13 +12,14 @@ export const cancelOrder: RiskHandler<'order.cancel'> = (ctx, cmd) => {
     out.reply = { ok: true, result: closeOrder(ctx, cmd.user, rec.orderId, 'CANCELED', cmd.time) };
     return;
   }
-  out.engineCommands.push({
-    ...forwarded(ctx, cmd.time),
-    type: 'order.cancel',
-    user: cmd.user,
-    symbol: rec.symbol,
-    orderId: rec.orderId,
-  });
+  out.engineCommands.push(
+    Object.assign(forwarded(ctx, cmd.time), {
+      type: 'order.cancel' as const,
+      user: cmd.user,
+      symbol: rec.symbol,
+      orderId: rec.orderId,
+    }),
+  );
 };
 
 /** Cancel all of a symbol: the waiting triggers here, the resting orders by the engine. */
@@ -26,10 +27,11 @@ export const cancelAllOrders: RiskHandler<'order.cancelAll'> = (ctx, cmd) => {
   const { p, out } = ctx;
   for (const rec of p.openOrdersOf(cmd.user, cmd.symbol))
     if (p.triggers.remove(rec.orderId)) closeOrder(ctx, cmd.user, rec.orderId, 'CANCELED', cmd.time);
-  out.engineCommands.push({
-    ...forwarded(ctx, cmd.time),
-    type: 'order.cancelAll',
-    user: cmd.user,
-    symbol: cmd.symbol,
-  });
+  out.engineCommands.push(
+    Object.assign(forwarded(ctx, cmd.time), {
+      type: 'order.cancelAll' as const,
+      user: cmd.user,
+      symbol: cmd.symbol,
+    }),
+  );
 };

@@ -33,7 +33,8 @@ export const newOrder: RiskHandler<'order.new'> = (ctx, cmd) => {
     out.reply = refusal('MAX_OPEN_ORDERS', `Reach max open order limit (${market.maxOpenOrders}).`);
     return;
   }
-  const order = { ...cmd, symbol: market.symbol };
+  // The command itself when it names the market canonically (the gateway's do); a copy otherwise.
+  const order = cmd.symbol === market.symbol ? cmd : Object.assign({}, cmd, { symbol: market.symbol });
   const type = order.orderType;
   if (isTriggerOrderType(type) && p.waitingTriggerCount(cmd.user, market.symbol) >= market.maxAlgoOrders) {
     out.reply = refusal('MAX_ALGO_ORDERS', `Reach max stop order limit (${market.maxAlgoOrders}).`);

@@ -1,5 +1,11 @@
 import type { BusMessage } from '@perp/bus';
-import { type OrderRecord, type OutcomeReason, outputId, type RiskCommand } from '@perp/contracts';
+import {
+  type EngineCommand,
+  type OrderRecord,
+  type OutcomeReason,
+  outputId,
+  type RiskCommand,
+} from '@perp/contracts';
 import {
   type Market,
   type MarketRegistry,
@@ -63,19 +69,40 @@ export function preTradeRequest(cmd: NewOrderCommand): PreTradeRequest {
   };
 }
 
+/** Where a forwarded command came from: the input's place and, when it forwards several, which one. */
+interface ForwardOrigin {
+  partition: number;
+  offset: string;
+  index?: number;
+}
+
+/** The fields every engine command forwarded by an input shares. */
+export interface ForwardEnvelope {
+  id: string;
+  v: 1;
+  time: number;
+  origin: ForwardOrigin;
+  replyTo?: NonNullable<Output['replyTo']>;
+}
+
 /**
  * The fields every engine command forwarded by an input shares: id and origin from the input's
  * place (`index` when one input forwards several), and whom the engine's command.result answers.
+ * Built as literals, optional fields set after: a command is `Object.assign(forwarded(…), body)`,
+ * not a spread of the envelope with new fields (V8's slow path, about a microsecond each).
  */
-export function forwarded(ctx: RiskContext, time: number, index?: number) {
+export function forwarded(ctx: RiskContext, time: number, index?: number): ForwardEnvelope {
   const { m, out } = ctx;
-  return {
+  const origin: ForwardOrigin = { partition: m.partition, offset: m.offset };
+  if (index !== undefined) origin.index = index;
+  const envelope: ForwardEnvelope = {
     id: outputId(m.topic, m.partition, m.offset, index ?? 0),
-    v: 1 as const,
+    v: 1,
     time,
-    origin: { partition: m.partition, offset: m.offset, ...(index === undefined ? {} : { index }) },
-    ...(out.replyTo ? { replyTo: out.replyTo } : {}),
+    origin,
   };
+  if (out.replyTo) envelope.replyTo = out.replyTo;
+  return envelope;
 }
 
 /**
@@ -85,24 +112,27 @@ export function forwarded(ctx: RiskContext, time: number, index?: number) {
 export function forwardOrder(ctx: RiskContext, cmd: NewOrderCommand, index: number): PreTradeResult {
   const r = ctx.p.book.placeOrder(cmd.user, preTradeRequest(cmd));
   if (!r.ok) return r;
-  ctx.out.engineCommands.push({
-    ...forwarded(ctx, cmd.time, index),
-    type: 'order.place',
-    orderId: cmd.orderId,
-    clientOrderId: cmd.clientOrderId,
-    user: cmd.user,
-    symbol: cmd.symbol,
-    side: cmd.side,
-    orderType: cmd.orderType,
-    timeInForce: cmd.timeInForce,
-    quantity: r.quantity.toFixed(),
-    ...(cmd.price !== undefined ? { price: cmd.price } : {}),
-    reduceOnly: cmd.reduceOnly,
-    workingType: cmd.workingType,
-    priceProtect: cmd.priceProtect,
-    selfTradePreventionMode: cmd.selfTradePreventionMode,
-    frozenMargin: r.frozenMargin.toFixed(),
-  });
+  const place: Extract<EngineCommand, { type: 'order.place' }> = Object.assign(
+    forwarded(ctx, cmd.time, index),
+    {
+      type: 'order.place' as const,
+      orderId: cmd.orderId,
+      clientOrderId: cmd.clientOrderId,
+      user: cmd.user,
+      symbol: cmd.symbol,
+      side: cmd.side,
+      orderType: cmd.orderType,
+      timeInForce: cmd.timeInForce,
+      quantity: r.quantity.toFixed(),
+      reduceOnly: cmd.reduceOnly,
+      workingType: cmd.workingType,
+      priceProtect: cmd.priceProtect,
+      selfTradePreventionMode: cmd.selfTradePreventionMode,
+      frozenMargin: r.frozenMargin.toFixed(),
+    },
+  );
+  if (cmd.price !== undefined) place.price = cmd.price;
+  ctx.out.engineCommands.push(place);
   return r;
 }
 
