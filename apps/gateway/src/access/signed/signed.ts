@@ -50,7 +50,11 @@ export function signedEndpointOf(
   if (!endpoint) return undefined;
   const { weight } = endpoint;
   const request = context.switchToHttp().getRequest<FastifyRequest>();
-  return { ...endpoint, weightNow: typeof weight === 'number' ? weight : weight(fapiParams(request)) };
+  // Object.assign, not a spread adding a field (V8's slow path, ~1 us per request).
+  return Object.assign(
+    { weightNow: typeof weight === 'number' ? weight : weight(fapiParams(request)) },
+    endpoint,
+  );
 }
 
 /** `@Caller() caller: FapiCaller` in a `@Signed()` handler. */
