@@ -1,4 +1,5 @@
 import type { OrderRecord } from '@perp/contracts';
+import { orderView, type OrderView } from '../fapi/account/order-view';
 import { fapiAlgoRefusal, fapiRefusal, fapiUnanswered } from '../outcomes/fapi-outcomes';
 import type { RiskOutcome } from './risk-client';
 
@@ -12,34 +13,9 @@ export function fapiResult(outcome: RiskOutcome): unknown {
   throw fapiRefusal(outcome.error);
 }
 
-/**
- * The wire Order record: every field but the owner, in the record's order. Listed, not a rest copy
- * (V8 copies those property by property; this runs for every order answer).
- */
-export function fapiOrder(r: OrderRecord): Omit<OrderRecord, 'user'> {
-  return {
-    orderId: r.orderId,
-    symbol: r.symbol,
-    status: r.status,
-    clientOrderId: r.clientOrderId,
-    price: r.price,
-    avgPrice: r.avgPrice,
-    origQty: r.origQty,
-    executedQty: r.executedQty,
-    cumQuote: r.cumQuote,
-    timeInForce: r.timeInForce,
-    type: r.type,
-    origType: r.origType,
-    reduceOnly: r.reduceOnly,
-    side: r.side,
-    positionSide: r.positionSide,
-    stopPrice: r.stopPrice,
-    workingType: r.workingType,
-    priceProtect: r.priceProtect,
-    selfTradePreventionMode: r.selfTradePreventionMode,
-    time: r.time,
-    updateTime: r.updateTime,
-  };
+/** The wire Order record: every field but the owner (the one Order view every endpoint answers with). */
+export function fapiOrder(record: OrderRecord): OrderView {
+  return orderView(record);
 }
 
 /** fapiResult for algo orders: refusals through the algo rows (fapiAlgoRefusal). */

@@ -23,6 +23,7 @@ import { AccountReader } from '../account/account-reader';
 import { PriceAvailability } from '../market-stats/price-availability';
 import { fapiRefusal } from '../../outcomes/fapi-outcomes';
 import { fapiOrder, fapiResult } from '../../risk/fapi-outcome';
+import type { OrderView } from '../account/order-view';
 import { RiskClient } from '../../risk/risk-client';
 import { batchOrderCount } from '../../rate-limits/rate-limit-rules';
 import {
@@ -36,7 +37,8 @@ import {
   positiveDecimal,
 } from './order-params';
 
-type Wire = Omit<OrderRecord, 'user'>;
+/** An order as FAPI answers it (the Order view every endpoint shares). */
+type Wire = OrderView;
 
 const NEW_ORDER_ERRORS: FapiErrorName[] = [
   'MANDATORY_PARAM_EMPTY_OR_MALFORMED',
