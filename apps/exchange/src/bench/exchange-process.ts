@@ -22,19 +22,22 @@ export const EXCHANGE_NODE_ARGS: readonly string[] = [];
 
 /**
  * `BENCH_CPU_PROF=DIR`: the exchange writes a V8 CPU profile into DIR when it stops;
- * `BENCH_HEAP_PROF=DIR`: a sampling heap profile (what is still held when it stops, by allocation site).
- * Of the cluster's processes (`app` given), only those of the apps `BENCH_CPU_PROF_APPS` lists
- * (e.g. `risk,gateway`).
+ * `BENCH_HEAP_PROF=DIR`: a sampling heap profile (what is still held when it stops, by allocation site);
+ * `BENCH_ALLOC_PROF=DIR`: a sampling profile of everything allocated, garbage included
+ * (`allocation-profile.ts`). Of the cluster's processes (`app` given), only those of the apps
+ * `BENCH_CPU_PROF_APPS` lists (e.g. `risk,gateway`).
  */
 export function profileArgs(app?: string): string[] {
   const cpu = process.env.BENCH_CPU_PROF;
   const heap = process.env.BENCH_HEAP_PROF;
-  if (!cpu && !heap) return [];
+  const alloc = process.env.BENCH_ALLOC_PROF;
+  if (!cpu && !heap && !alloc) return [];
   if (app !== undefined && !(process.env.BENCH_CPU_PROF_APPS ?? '').split(',').includes(app)) return [];
-  return [
-    ...(cpu ? ['--cpu-prof', `--cpu-prof-dir=${cpu}`] : []),
-    ...(heap ? ['--heap-prof', `--heap-prof-dir=${heap}`] : []),
-  ];
+  const args: string[] = [];
+  if (cpu) args.push('--cpu-prof', `--cpu-prof-dir=${cpu}`);
+  if (heap) args.push('--heap-prof', `--heap-prof-dir=${heap}`);
+  if (alloc) args.push('--require', join(__dirname, 'allocation-profile.js'));
+  return args;
 }
 
 /** Limits far above what two users can send here: a 429 would measure the limiter, not the path. */
