@@ -1,5 +1,3 @@
-import type { OrderRecord } from '@perp/contracts';
-import { orderView, type OrderView } from '../fapi/account/order-view';
 import { fapiAlgoRefusal, fapiRefusal, fapiUnanswered } from '../outcomes/fapi-outcomes';
 import type { RiskOutcome } from './risk-client';
 
@@ -11,11 +9,6 @@ export function fapiResult(outcome: RiskOutcome): unknown {
   if (outcome.ok) return outcome.result;
   if ('unavailable' in outcome) throw fapiUnanswered(outcome.published);
   throw fapiRefusal(outcome.error);
-}
-
-/** The wire Order record: every field but the owner (the one Order view every endpoint answers with). */
-export function fapiOrder(record: OrderRecord): OrderView {
-  return orderView(record);
 }
 
 /** fapiResult for algo orders: refusals through the algo rows (fapiAlgoRefusal). */

@@ -22,8 +22,8 @@ import { fapiMarket } from '../../markets/market-lookup';
 import { AccountReader } from '../account/account-reader';
 import { PriceAvailability } from '../market-stats/price-availability';
 import { fapiRefusal } from '../../outcomes/fapi-outcomes';
-import { fapiOrder, fapiResult } from '../../risk/fapi-outcome';
-import type { OrderView } from '../account/order-view';
+import { fapiResult } from '../../risk/fapi-outcome';
+import { orderView, type OrderView } from '../account/order-view';
 import { RiskClient } from '../../risk/risk-client';
 import { batchOrderCount } from '../../rate-limits/rate-limit-rules';
 import {
@@ -329,8 +329,9 @@ export class FapiOrdersController {
     return this.order(fapiResult(await this.risk.send(cmd)));
   }
 
+  /** The engine's answer (an order record) as the Order view every order endpoint answers with. */
   private order(result: unknown): Wire {
-    return fapiOrder(result as OrderRecord);
+    return orderView(result as OrderRecord);
   }
 
   private async settled(run: () => Promise<Wire>): Promise<Wire | BatchError> {
