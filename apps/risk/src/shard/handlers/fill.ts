@@ -1,5 +1,5 @@
 import type { EngineEvent } from '@perp/contracts';
-import { Money, type SettlementResult } from '@perp/domain';
+import { entryPrice, Money, type SettlementResult } from '@perp/domain';
 import { isOpen, recordFill } from '../order-records';
 import { finishAlgoOf } from './algo-records';
 import { settleForcedFill } from './forced-fill';
@@ -76,14 +76,16 @@ export function settleFill(ctx: RiskContext, trade: Trade, liquidity: 'MAKER' | 
     }
     out.accountEvents.push({ type: 'order', user, order: next });
   }
-  const view = p.book.positions(user).find((v) => v.symbol === trade.symbol);
+  // This symbol's position only: the account's position views would price every position.
+  const account = p.book.account(user);
+  const position = account.position(trade.symbol);
   out.accountEvents.push({
     type: 'position',
     user,
     symbol: trade.symbol,
-    size: (view?.size ?? new Money(0)).toFixed(),
-    entryPrice: (view?.entryPrice ?? new Money(0)).toFixed(),
-    leverage: view?.leverage ?? p.book.account(user).leverage(market),
+    size: position ? position.size.toFixed() : '0',
+    entryPrice: position ? entryPrice(position).toFixed() : '0',
+    leverage: position?.leverage ?? account.leverage(market),
   });
   balanceEvent(ctx, user);
 }
