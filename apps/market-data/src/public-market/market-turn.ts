@@ -12,6 +12,8 @@ import {
 } from '@perp/contracts';
 import {
   bucketOpen,
+  type CandleTrade,
+  type CandleUpdate,
   globalAccountRatio,
   Money,
   nextAggTrade,
@@ -55,6 +57,8 @@ export class MarketTurn {
   private readonly trades: MarketTradeEntity[] = [];
   private readonly aggs = new Map<string, MarketAggTradeEntity>();
   private readonly candles = new Map<string, MarketCandleEntity>();
+  /** The turn's trades per symbol, for its candles: applied together as the turn is written. */
+  private readonly candleTrades = new Map<SymbolMarket, CandleTrade[]>();
   private readonly minutes = new Map<string, MarketTickerMinuteEntity>();
   private readonly positions = new Map<string, MarketPositionEntity>();
   private readonly statistics: MarketStatisticEntity[] = [];
@@ -127,11 +131,9 @@ export class MarketTurn {
       buyerMaker: a.m,
       takerOrderId: a.takerOrderId,
     });
-    for (const u of s.candles.applyTrade({ time: e.time, price, qty, takerSide: e.taker.side }))
-      this.candles.set(
-        `${s.symbol}/${u.interval}/${u.candle.openTime}`,
-        candleRow(s.symbol, 'last', u.interval, u.candle),
-      );
+    let pending = this.candleTrades.get(s);
+    if (!pending) this.candleTrades.set(s, (pending = []));
+    pending.push({ time: e.time, price, qty, takerSide: e.taker.side });
     s.rolling.record(e.time, price, qty);
     const minute = s.rolling.minuteAt(e.time);
     if (minute)
@@ -247,8 +249,20 @@ export class MarketTurn {
     }));
   }
 
+  /** Each traded symbol's candles after the turn's trades, one row per bucket they changed. */
+  private applyCandleTrades(): void {
+    for (const [s, trades] of this.candleTrades) {
+      const latest = new Map<string, CandleUpdate>();
+      for (const u of s.candles.applyTrades(trades)) latest.set(`${u.interval}/${u.candle.openTime}`, u);
+      for (const [key, u] of latest)
+        this.candles.set(`${s.symbol}/${key}`, candleRow(s.symbol, 'last', u.interval, u.candle));
+    }
+    this.candleTrades.clear();
+  }
+
   /** The turn's Postgres writes, gathered for one statement. */
   writeDb(writes: MarketDataWrites): void {
+    this.applyCandleTrades();
     this.collectStatistics();
     writes
       .insertTrades(this.trades)

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { Money } from '../money/money';
 import {
   applySample,
@@ -150,6 +151,43 @@ describe('klineRow', () => {
 });
 
 describe('CandleSeries', () => {
+  it('applies a batch of trades as it applies them one by one, across minutes, buckets and a flat candle', () => {
+    // Times step by 0 to 3 minutes (same minute, next, a skipped one), over hour and day boundaries.
+    const step = fc.record({
+      gap: fc.constantFrom(0, 1, 7_000, MIN - 1, MIN, 2 * MIN + 5, 59 * MIN, 23 * 60 * MIN),
+      price: fc.integer({ min: 1, max: 50 }).map((p) => `${p}.5`),
+      qty: fc.integer({ min: 1, max: 9 }).map((q) => `0.00${q}`),
+      side: fc.constantFrom<TradeSide>('BUY', 'SELL'),
+    });
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 40 }), fc.integer({ min: 1, max: 39 }), (steps, cut) => {
+        let time = T0 + 45 * MIN + 30_000;
+        const trades = steps.map((x) => trade((time += x.gap), x.price, x.qty, x.side));
+        // A stored gap filler (count 0) as the current 1m candle: the first trade opens it anew.
+        const filler = { interval: '1m' as const, candle: flatCandle('1m', T0 + 45 * MIN, m('7')) };
+        const one = new CandleSeries([filler]);
+        const batched = new CandleSeries([filler]);
+        const seen = new Map<string, string>();
+        const last = (updates: ReturnType<CandleSeries['applyTrades']>, into: Map<string, string>) => {
+          for (const u of updates)
+            into.set(`${u.interval}/${u.candle.openTime}`, JSON.stringify(plain(u.candle)));
+        };
+        for (const t of trades) last(one.applyTrade(t), seen);
+        const got = new Map<string, string>();
+        // Two batches, cut anywhere: a minute may span them.
+        last(batched.applyTrades(trades.slice(0, cut)), got);
+        last(batched.applyTrades(trades.slice(cut)), got);
+        expect(got).toEqual(seen);
+        for (const interval of KLINE_INTERVALS) {
+          const a = one.candle(interval);
+          const b = batched.candle(interval);
+          expect(b && plain(b)).toEqual(a && plain(a));
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('updates all 15 intervals on the first trade and returns each changed candle', () => {
     const s = new CandleSeries();
     const changed = s.applyTrade(trade(T0 + 1, '100', '1'));

@@ -72,6 +72,90 @@ function withPrice(candle: Candle | undefined, interval: KlineInterval, time: nu
 }
 
 /**
+ * Trades of one minute, folded: what they do to any candle is what applying them one by one does,
+ * since every interval's buckets open on a minute (so they fall in the same bucket of each).
+ */
+interface TradeRun {
+  /** The first trade's time: it picks the bucket. */
+  time: number;
+  open: Money;
+  high: Money;
+  low: Money;
+  close: Money;
+  volume: Money;
+  quoteVolume: Money;
+  count: number;
+  takerBuyVolume: Money;
+  takerBuyQuoteVolume: Money;
+}
+
+function runOf(trade: CandleTrade, quote: Money): TradeRun {
+  const buy = trade.takerSide === 'BUY';
+  return {
+    time: trade.time,
+    open: trade.price,
+    high: trade.price,
+    low: trade.price,
+    close: trade.price,
+    volume: trade.qty,
+    quoteVolume: quote,
+    count: 1,
+    takerBuyVolume: buy ? trade.qty : ZERO,
+    takerBuyQuoteVolume: buy ? quote : ZERO,
+  };
+}
+
+/** `run` with one more trade of its minute (updated in place: a run is never shared). */
+function extendRun(run: TradeRun, trade: CandleTrade, quote: Money): void {
+  if (trade.price.gt(run.high)) run.high = trade.price;
+  if (trade.price.lt(run.low)) run.low = trade.price;
+  run.close = trade.price;
+  run.volume = run.volume.plus(trade.qty);
+  run.quoteVolume = run.quoteVolume.plus(quote);
+  run.count++;
+  if (trade.takerSide === 'BUY') {
+    run.takerBuyVolume = run.takerBuyVolume.plus(trade.qty);
+    run.takerBuyQuoteVolume = run.takerBuyQuoteVolume.plus(quote);
+  }
+}
+
+/** `candle` after a run of trades, as withPrice and the volumes would take them one at a time. */
+function applyRun(candle: Candle | undefined, interval: KlineInterval, run: TradeRun): Candle {
+  if (candle && run.time > candle.closeTime) candle = undefined;
+  if (candle && run.time < candle.openTime) return candle; // an earlier bucket's trades: see applyTrade
+  // A flat candle (no input yet, e.g. a stored gap filler) opens at its first real input.
+  if (!candle || candle.count === 0) {
+    const openTime = bucketOpen(interval, run.time);
+    return {
+      openTime,
+      closeTime: bucketClose(interval, openTime),
+      open: run.open,
+      high: run.high,
+      low: run.low,
+      close: run.close,
+      volume: run.volume,
+      quoteVolume: run.quoteVolume,
+      count: run.count,
+      takerBuyVolume: run.takerBuyVolume,
+      takerBuyQuoteVolume: run.takerBuyQuoteVolume,
+    };
+  }
+  return {
+    openTime: candle.openTime,
+    closeTime: candle.closeTime,
+    open: candle.open,
+    high: run.high.gt(candle.high) ? run.high : candle.high,
+    low: run.low.lt(candle.low) ? run.low : candle.low,
+    close: run.close,
+    volume: candle.volume.plus(run.volume),
+    quoteVolume: candle.quoteVolume.plus(run.quoteVolume),
+    count: candle.count + run.count,
+    takerBuyVolume: candle.takerBuyVolume.plus(run.takerBuyVolume),
+    takerBuyQuoteVolume: candle.takerBuyQuoteVolume.plus(run.takerBuyQuoteVolume),
+  };
+}
+
+/**
  * `candle` after one trade. Inputs come in the symbol's log order (time never goes back), so the
  * trade is the candle's close. Returns a new object, or `candle` itself when the trade belongs to an
  * earlier bucket than `candle`'s.
@@ -80,20 +164,10 @@ export function applyTrade(
   candle: Candle | undefined,
   interval: KlineInterval,
   trade: CandleTrade,
-  /** `trade.price × trade.qty`, when the caller has it already (one trade, fifteen intervals). */
+  /** `trade.price × trade.qty`, when the caller has it already. */
   quote: Money = trade.price.times(trade.qty),
 ): Candle {
-  const { candle: c, late } = withPrice(candle, interval, trade.time, trade.price);
-  if (late) return c;
-  const buy = trade.takerSide === 'BUY';
-  return {
-    ...c,
-    volume: c.volume.plus(trade.qty),
-    quoteVolume: c.quoteVolume.plus(quote),
-    count: c.count + 1,
-    takerBuyVolume: buy ? c.takerBuyVolume.plus(trade.qty) : c.takerBuyVolume,
-    takerBuyQuoteVolume: buy ? c.takerBuyQuoteVolume.plus(quote) : c.takerBuyQuoteVolume,
-  };
+  return applyRun(candle, interval, runOf(trade, quote));
 }
 
 /**
@@ -130,8 +204,36 @@ export class CandleSeries {
   }
 
   applyTrade(trade: CandleTrade): CandleUpdate[] {
-    const quote = trade.price.times(trade.qty);
-    return this.each((interval, c) => applyTrade(c, interval, trade, quote));
+    return this.applyTrades([trade]);
+  }
+
+  /**
+   * Trades in log order, each minute's folded first and applied once per interval (a busy turn's
+   * trades cost one candle step each, not fifteen). Returns every candle that changed, a bucket
+   * that closed during the trades included, in order; a later update of a bucket supersedes an
+   * earlier one.
+   */
+  applyTrades(trades: readonly CandleTrade[]): CandleUpdate[] {
+    const changed: CandleUpdate[] = [];
+    let run: TradeRun | undefined;
+    let minute = 0;
+    for (const trade of trades) {
+      const quote = trade.price.times(trade.qty);
+      const at = bucketOpen('1m', trade.time);
+      if (run && at === minute) {
+        extendRun(run, trade, quote);
+        continue;
+      }
+      if (run) this.applyRun(run, changed);
+      run = runOf(trade, quote);
+      minute = at;
+    }
+    if (run) this.applyRun(run, changed);
+    return changed;
+  }
+
+  private applyRun(run: TradeRun, changed: CandleUpdate[]): void {
+    for (const u of this.each((interval, c) => applyRun(c, interval, run))) changed.push(u);
   }
 
   applySample(time: number, price: Money): CandleUpdate[] {
