@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { FapiAuthError, FapiError } from '@perp/contracts';
 import {
   rawQueryOf,
@@ -104,6 +105,66 @@ describe('verifySignedRequest', () => {
     expect(verifySignedRequest({ query }, SECRET, NOW).params.get('x')).toBe(' 1');
     // Same parameters, different encoding: different bytes, so rejected.
     expectSignatureInvalid({ query: query.replace('a%2Cb', 'a,b') });
+  });
+
+  it('reads plain text (nothing to decode) exactly as the byte-by-byte reading does', () => {
+    // The definition, segment by segment: what URLSearchParams makes of each, signatures dropped.
+    const oracle = (query: string, body?: string) => {
+      const kept: string[] = [];
+      const params: [string, string][] = [];
+      const signatures: string[] = [];
+      const read = (text: string) => {
+        const out: string[] = [];
+        for (const segment of text === '' ? [] : text.split('&')) {
+          const [pair] = [...new URLSearchParams(segment)];
+          if (pair?.[0] === 'signature') signatures.push(pair[1]);
+          else {
+            out.push(segment);
+            if (pair) params.push(pair);
+          }
+        }
+        return out.join('&');
+      };
+      kept.push(read(query));
+      if (body !== undefined) kept.push(read(body));
+      return { payload: kept.join(''), params: [...params], signatures };
+    };
+    const cases: [string, string | undefined][] = [
+      ['', undefined],
+      [`timestamp=${NOW}&signature=ab`, undefined],
+      [`a=1&&b=2&`, undefined],
+      [`&a&b==c&=d&signature&signature=x=y`, undefined],
+      [`timestamp=${NOW}`, `symbol=BTCUSDT&side=BUY&signature=cd`],
+      ['', `&&x=1&signature=ef&`],
+      [`signature=1`, `signature=2`],
+    ];
+    for (const [query, body] of cases)
+      for (const asBuffer of [false, true]) {
+        const input = {
+          query,
+          body: body === undefined ? undefined : asBuffer ? Buffer.from(body) : body,
+          contentType: FORM,
+        };
+        const got = signedPayload(input);
+        expect({
+          payload: got.payload.toString('latin1'),
+          params: [...got.params],
+          signatures: got.signatures,
+        }).toEqual(oracle(query, body));
+      }
+  });
+
+  it('verifies non-ASCII bytes in a form body as the client sent them', () => {
+    const bytes = Buffer.concat([Buffer.from(`timestamp=${NOW}&note=`), Buffer.from('é', 'utf8')]);
+    const signature = createHmac('sha256', SECRET).update(bytes).digest('hex');
+    const body = Buffer.concat([bytes, Buffer.from(`&signature=${signature}`)]);
+    const v = verifySignedRequest({ query: '', body, contentType: FORM }, SECRET, NOW);
+    expect(v.params.get('note')).toBe('é');
+    expectSignatureInvalid({
+      query: '',
+      body: Buffer.from(body.toString('latin1'), 'utf8'),
+      contentType: FORM,
+    });
   });
 
   it('keeps the key order the client signed', () => {

@@ -79,6 +79,45 @@ function joinSegments(segments: Buffer[]): Buffer {
   return Buffer.concat(parts);
 }
 
+/**
+ * The same split for text that decodes to itself (ASCII, no `%` or `+`: the usual client's query or
+ * form body): string work only, no per-segment decoding. Undefined when the text is not plain.
+ */
+function splitPlainSignature(
+  raw: string,
+): { kept: string; params: [string, string][]; signatures: string[] } | undefined {
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (c === 0x25 || c === 0x2b || c > 0x7e) return undefined;
+  }
+  const params: [string, string][] = [];
+  const signatures: string[] = [];
+  if (raw.length === 0) return { kept: raw, params, signatures };
+  const segments = raw.split('&');
+  let kept = '';
+  let first = true;
+  for (const segment of segments) {
+    const eq = segment.indexOf('=');
+    const name = eq < 0 ? segment : segment.slice(0, eq);
+    const value = eq < 0 ? '' : segment.slice(eq + 1);
+    if (name === 'signature') {
+      signatures.push(value);
+      continue;
+    }
+    kept = first ? segment : `${kept}&${segment}`;
+    first = false;
+    // An empty segment stays in the bytes and carries no parameter, as URLSearchParams reads it.
+    if (segment.length > 0) params.push([name, value]);
+  }
+  return { kept, params, signatures };
+}
+
+/** `raw` as text when every byte is printable ASCII (latin1 decoding is then exact). */
+function asciiText(raw: Buffer): string | undefined {
+  for (let i = 0; i < raw.length; i++) if (raw[i]! > 0x7e) return undefined;
+  return raw.toString('latin1');
+}
+
 function isFormBody(contentType: string | undefined): boolean {
   return contentType?.split(';')[0]?.trim().toLowerCase() === 'application/x-www-form-urlencoded';
 }
@@ -98,6 +137,38 @@ export function signPayload(secretKey: string, payload: string | Buffer): string
  * each without its `signature` parameter (only a form body can carry one; JSON goes in verbatim).
  */
 export function signedPayload(input: SignedRequestInput): {
+  payload: Buffer;
+  params: URLSearchParams;
+  signatures: string[];
+} {
+  const split = plainSignedPayload(input);
+  if (split) return { ...split, payload: Buffer.from(split.payload, 'latin1') };
+  return bytesSignedPayload(input);
+}
+
+/** signedPayload when the query and a form (or absent) body are plain text; else undefined. */
+function plainSignedPayload(
+  input: SignedRequestInput,
+): { payload: string; params: URLSearchParams; signatures: string[] } | undefined {
+  const query = splitPlainSignature(input.query);
+  if (!query) return undefined;
+  const body = input.body;
+  if (body === undefined || body.length === 0)
+    return { payload: query.kept, params: new URLSearchParams(query.params), signatures: query.signatures };
+  if (!isFormBody(input.contentType)) return undefined;
+  const text = typeof body === 'string' ? body : asciiText(body);
+  const form = text === undefined ? undefined : splitPlainSignature(text);
+  if (!form) return undefined;
+  for (const pair of form.params) query.params.push(pair);
+  for (const signature of form.signatures) query.signatures.push(signature);
+  return {
+    payload: query.kept + form.kept,
+    params: new URLSearchParams(query.params),
+    signatures: query.signatures,
+  };
+}
+
+function bytesSignedPayload(input: SignedRequestInput): {
   payload: Buffer;
   params: URLSearchParams;
   signatures: string[];
@@ -130,7 +201,7 @@ export function verifySignedRequest(
   secretKey: string,
   nowMs: number = Date.now(),
 ): VerifiedRequest {
-  const { payload, params, signatures } = signedPayload(input);
+  const { payload, params, signatures } = plainSignedPayload(input) ?? bytesSignedPayload(input);
   const signature = signatures.length === 1 ? signatures[0] : undefined;
   const stamps = params.getAll('timestamp');
   const stamp = stamps.length === 1 ? stamps[0] : undefined;
