@@ -8,6 +8,7 @@ import { SolvencyReader } from './admin/solvency-reader';
 import { FapiAccountModule } from './fapi/account/fapi-account.module';
 import { FapiGeneralController } from './fapi/fapi-general.controller';
 import { PublicReadLanes } from './fapi/lanes/public-read-lanes';
+import { SignedOrderLanes } from './fapi/lanes/signed-order-lanes';
 import { FapiMarketModule } from './fapi/market/fapi-market.module';
 import { FapiMarketStatsModule } from './fapi/market-stats/market-stats.module';
 import { FapiAlgoOrdersController } from './fapi/orders/fapi-algo-orders.controller';
@@ -47,6 +48,6 @@ import { StreamsModule } from './streams/streams.module';
     FapiOrdersController,
     FapiAlgoOrdersController,
   ],
-  providers: [AdminTokenGuard, AlgoOrderReader, SolvencyReader, PublicReadLanes],
+  providers: [AdminTokenGuard, AlgoOrderReader, SolvencyReader, PublicReadLanes, SignedOrderLanes],
 })
 export class GatewayModule {}

@@ -7,6 +7,7 @@ import { fapiParams } from '../access/signed/fapi-params';
 import { SIGNED_ENDPOINT, type SignedEndpoint } from '../access/signed/signed';
 import { RATE_LIMIT_CEILINGS, setCountHeaders, tooManyRequests } from './rate-limit-http';
 import { amountOf, intervalWords, orderWindows, type RateLimitCeilings } from './rate-limit-rules';
+import type { LimitOutcome } from './window-limiter';
 import { WindowLeases } from './window-leases';
 
 /**
@@ -37,20 +38,30 @@ export class OrderCountAdmission implements SignedRequestAdmission {
     const reply = context.switchToHttp().getResponse<FastifyReply>();
     // Parameters the rule cannot read: the handler answers -1102 and places nothing.
     const orders = amountOf(endpoint.orders, () => fapiParams(request), 0);
-    let outcome;
+    const outcome = await this.count(caller.userId, orders);
+    if (!outcome) return;
+    setCountHeaders(reply, outcome);
+    const refused = orderCountRefusal(outcome);
+    if (refused) throw tooManyRequests(reply, outcome, refused);
+  }
+
+  /**
+   * Spends `orders` of the account's windows; undefined when the hot store failed (logged: the
+   * request goes on uncounted). SignedOrderLanes counts with it too.
+   */
+  async count(userId: string, orders: number): Promise<LimitOutcome | undefined> {
     try {
-      outcome = await this.leases.take(orderWindows(this.ceilings, caller.userId), orders);
+      return await this.leases.take(orderWindows(this.ceilings, userId), orders);
     } catch (e) {
       this.logger.warn(`order count not checked (hot store): ${String(e)}`);
-      return;
+      return undefined;
     }
-    setCountHeaders(reply, outcome);
-    if (outcome.refused.length === 0) return;
-    const window = outcome.windows[outcome.refused[0]!]!;
-    throw tooManyRequests(
-      reply,
-      outcome,
-      `Too many new orders; current limit is ${window.limit} orders per ${intervalWords(window.windowMs)}.`,
-    );
   }
+}
+
+/** The -1003 message of a refused order count; undefined when admitted. */
+export function orderCountRefusal(outcome: LimitOutcome): string | undefined {
+  if (outcome.refused.length === 0) return undefined;
+  const window = outcome.windows[outcome.refused[0]!]!;
+  return `Too many new orders; current limit is ${window.limit} orders per ${intervalWords(window.windowMs)}.`;
 }

@@ -15,6 +15,18 @@ describe('HttpFastLanes', () => {
       res.end(`lane ${query}`);
       return true;
     });
+    // A lane of another method reads the body itself when it takes the request.
+    lanes.add(
+      '/fast',
+      (req, res) => {
+        if (req.headers['content-type'] !== 'text/plain') return false;
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => res.end(`post lane ${Buffer.concat(chunks).toString()}`));
+        return true;
+      },
+      'POST',
+    );
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
@@ -31,8 +43,21 @@ describe('HttpFastLanes', () => {
     expect(await text('/fast/')).toBe('framework');
     expect(await text('/other')).toBe('framework');
     expect(await text('/fast', { method: 'POST', body: 'x' })).toBe('framework');
+    expect(await text('/fast', { method: 'PUT', body: 'x', headers: { 'content-type': 'text/plain' } })).toBe(
+      'framework',
+    );
     expect(lanes.taken).toBe(2);
     expect(() => lanes.add('/fast', () => false)).toThrow('exists already');
+    expect(() => lanes.add('/fast', () => false, 'POST')).toThrow('POST /fast exists already');
+  });
+
+  it("a method's own lane takes its requests, body and all, or declines to the framework", async () => {
+    const before = lanes.taken;
+    const post = (body: string, type: string) =>
+      text('/fast?x=1', { method: 'POST', body, headers: { 'content-type': type } });
+    expect(await post('hello', 'text/plain')).toBe('post lane hello');
+    expect(await post('hello', 'application/json')).toBe('framework');
+    expect(lanes.taken).toBe(before + 1);
   });
 
   it('after clear() every request reaches the framework', async () => {

@@ -7,24 +7,33 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 export type FastLane = (req: IncomingMessage, res: ServerResponse, query: string) => boolean;
 
 /**
- * Bodyless GET requests answered ahead of Fastify's router, hooks and Nest's pipeline, for
- * read-mostly public routes whose whole per-request work is a few lookups (see the gateway's
- * PublicReadLanes). A lane owns its whole answer: headers, errors and metrics. Empty (every app
- * but the gateway), it costs one Map size check per request.
+ * Requests answered ahead of Fastify's router, hooks and Nest's pipeline, for routes whose whole
+ * per-request work is small next to those: bodyless GETs of read-mostly public routes (the
+ * gateway's PublicReadLanes) and signed order entry (SignedOrderLanes). A lane owns its whole
+ * answer: headers, errors and metrics. A GET with a body never reaches a lane; a lane of another
+ * method decides from the headers whether it reads the body itself (it must decide before any byte
+ * is read: once it takes the request, Fastify never sees it). Empty (every app but the gateway),
+ * it costs one Map size check per request.
  */
 export class HttpFastLanes {
-  private readonly lanes = new Map<string, FastLane>();
+  /** By method, then path. */
+  private readonly lanes = new Map<string, Map<string, FastLane>>();
+  private size = 0;
   /** Requests a lane has taken so far. */
   taken = 0;
 
-  add(path: string, lane: FastLane): void {
-    if (this.lanes.has(path)) throw new Error(`a fast lane for ${path} exists already`);
-    this.lanes.set(path, lane);
+  add(path: string, lane: FastLane, method = 'GET'): void {
+    let byPath = this.lanes.get(method);
+    if (!byPath) this.lanes.set(method, (byPath = new Map()));
+    if (byPath.has(path)) throw new Error(`a fast lane for ${method} ${path} exists already`);
+    byPath.set(path, lane);
+    this.size++;
   }
 
   /** Every request goes to Fastify again (on shutdown, so Fastify answers as it closes). */
   clear(): void {
     this.lanes.clear();
+    this.size = 0;
   }
 
   /** Puts the lanes in front of the server's one `request` listener (Fastify's). */
@@ -34,21 +43,23 @@ export class HttpFastLanes {
     const next = listeners[0]!;
     server.removeAllListeners('request');
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-      if (this.lanes.size === 0 || !this.take(req, res)) next(req, res);
+      if (this.size === 0 || !this.take(req, res)) next(req, res);
     });
   }
 
   private take(req: IncomingMessage, res: ServerResponse): boolean {
-    if (req.method !== 'GET') return false;
+    const method = req.method ?? 'GET';
+    const byPath = this.lanes.get(method);
+    if (byPath === undefined) return false;
     // A GET with a body is rare enough to leave to Fastify.
     if (
-      rawHeader(req, 'transfer-encoding') !== undefined ||
-      (rawHeader(req, 'content-length') ?? '0') !== '0'
+      method === 'GET' &&
+      (rawHeader(req, 'transfer-encoding') !== undefined || (rawHeader(req, 'content-length') ?? '0') !== '0')
     )
       return false;
     const url = req.url ?? '';
     const q = url.indexOf('?');
-    const lane = this.lanes.get(q < 0 ? url : url.slice(0, q));
+    const lane = byPath.get(q < 0 ? url : url.slice(0, q));
     if (lane === undefined || !lane(req, res, q < 0 ? '' : url.slice(q + 1))) return false;
     this.taken++;
     return true;

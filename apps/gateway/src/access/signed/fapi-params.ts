@@ -19,18 +19,23 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
  */
 export function fapiParams(request: FastifyRequest): RawParams {
   if (request.fapiParams) return request.fapiParams;
+  return (request.fapiParams = mergeFapiParams(request.query, request.body, request.rawBody !== undefined));
+}
+
+/**
+ * fapiParams of a parsed query and body (`hasBody`: the request carried body bytes, so a body that
+ * is not an object is malformed rather than absent).
+ */
+export function mergeFapiParams(query: unknown, body: unknown, hasBody: boolean): RawParams {
   const out: RawParams = Object.create(null) as RawParams;
   const add = (name: string, value: unknown) => {
     const prev = out[name];
     if (prev === undefined) out[name] = value;
     else out[name] = [...(Array.isArray(prev) ? prev : [prev]), ...(Array.isArray(value) ? value : [value])];
   };
-  const query: unknown = request.query;
   if (isPlainObject(query)) for (const [k, v] of Object.entries(query)) add(k, v);
-  const body: unknown = request.body;
-  if (Array.isArray(body) || (request.rawBody && body !== undefined && !isPlainObject(body)))
+  if (Array.isArray(body) || (hasBody && body !== undefined && !isPlainObject(body)))
     throw new FapiError('MANDATORY_PARAM_EMPTY_OR_MALFORMED', 'Request body must be a JSON object.');
   if (isPlainObject(body)) for (const [k, v] of Object.entries(body)) add(k, v);
-  request.fapiParams = out;
   return out;
 }

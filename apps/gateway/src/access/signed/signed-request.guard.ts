@@ -14,13 +14,43 @@ import { ApiKeyCache, type ResolvedApiKey } from './api-key-cache';
 import type { FapiCaller } from './fapi-caller';
 import { LastUsedRecorder } from './last-used';
 
+/** A signed request's parts the checks read, as they came off the wire. */
+export interface SignedRequestParts {
+  /** X-MBX-APIKEY. */
+  apiKey: string | string[] | undefined;
+  remoteAddress: string | undefined;
+  forwardedFor: string | string[] | undefined;
+  /** The request URL (path and raw query). */
+  url: string;
+  /** The body bytes as received, if any. */
+  body: Buffer | undefined;
+  contentType: string | undefined;
+}
+
 /**
  * The spec's FAPI authentication, in its order: unknown key (or none) → INVALID_API_KEY; disabled →
  * API_KEY_DISABLED; client IP (TRUSTED_PROXIES decide whose X-Forwarded-For counts) outside a
  * non-empty whitelist → IP_NOT_ALLOWED; bad signature or timestamp → SIGNATURE_INVALID; correctly
  * signed but outside ±60 s → -1021. The signature covers the raw query and the raw body bytes.
- * Then the admission check, if one is provided (the account's order count): it may still refuse.
- * On success the caller is on `request.fapiCaller` and the key's use is recorded.
+ * Throws the refusal; resolves to the caller and the key's id (its use is the caller's to record).
+ */
+export async function verifySignedParts(
+  keys: ApiKeyCache,
+  trustedProxies: IpList,
+  r: SignedRequestParts,
+): Promise<{ caller: FapiCaller; keyId: string }> {
+  const key = isApiKeyFormat(r.apiKey) ? await keys.resolve(r.apiKey) : undefined;
+  const ip = clientIp(r.remoteAddress, r.forwardedFor, trustedProxies);
+  checkApiKeyAccess(key?.record, ip); // no key → INVALID_API_KEY
+  const { record, secret } = key as ResolvedApiKey;
+  verifySignedRequest({ query: rawQueryOf(r.url), body: r.body, contentType: r.contentType }, secret.reveal());
+  return { caller: { userId: record.userId, address: record.address, apiKeyId: record.id }, keyId: record.id };
+}
+
+/**
+ * verifySignedParts on a routed request, then the admission check, if one is provided (the
+ * account's order count): it may still refuse. On success the caller is on `request.fapiCaller`
+ * and the key's use is recorded. (SignedOrderLanes runs the same steps ahead of Nest.)
  */
 @Injectable()
 export class SignedRequestGuard implements CanActivate {
@@ -33,24 +63,18 @@ export class SignedRequestGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const header = request.headers['x-mbx-apikey'];
-    const key = isApiKeyFormat(header) ? await this.keys.resolve(header) : undefined;
-    const ip = clientIp(
-      request.socket.remoteAddress,
-      request.headers['x-forwarded-for'],
-      this.trustedProxies,
-    );
-    checkApiKeyAccess(key?.record, ip); // no key → INVALID_API_KEY
-    const { record, secret } = key as ResolvedApiKey;
-    verifySignedRequest(
-      { query: rawQueryOf(request.url), body: request.rawBody, contentType: request.headers['content-type'] },
-      secret.reveal(),
-    );
-    const caller: FapiCaller = { userId: record.userId, address: record.address, apiKeyId: record.id };
+    const { caller, keyId } = await verifySignedParts(this.keys, this.trustedProxies, {
+      apiKey: request.headers['x-mbx-apikey'],
+      remoteAddress: request.socket.remoteAddress,
+      forwardedFor: request.headers['x-forwarded-for'],
+      url: request.url,
+      body: request.rawBody,
+      contentType: request.headers['content-type'],
+    });
     // A request refused here changes nothing: no caller on the request, no recorded use.
     await this.admission?.admit(context, caller);
     request.fapiCaller = caller;
-    this.lastUsed.record(record.id);
+    this.lastUsed.record(keyId);
     return true;
   }
 }

@@ -1,13 +1,12 @@
 import { Injectable, type OnApplicationBootstrap, type OnModuleDestroy, type Type } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { FapiFields, type FapiParamShape, type RawParams } from '@perp/contracts';
-import { errorEnvelope, HttpFastLanes, Metrics } from '@perp/runtime';
+import { HttpFastLanes, Metrics } from '@perp/runtime';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
 import {
   amountOf,
   DEFAULT_WEIGHT,
-  LEGACY_WEIGHT_HEADER,
   PUBLIC_WEIGHTS,
   retryAfterSeconds,
 } from '../../rate-limits/rate-limit-rules';
@@ -18,8 +17,8 @@ import { FapiDepthController } from '../market/fapi-depth.controller';
 import { FapiKlinesController } from '../market/fapi-klines.controller';
 import { FapiTickersController } from '../market/fapi-tickers.controller';
 import { DEPTH_PARAMS, KLINES_PARAMS, OPTIONAL_SYMBOL } from '../market/market-params';
+import { countHeaderPairs, errorAnswer, LaneTimers, writeJson } from './lane-answers';
 
-const JSON_UTF8 = 'application/json; charset=utf-8';
 /** A `name=value` pair needing no decoding; anything else (%, +, repeats) goes the usual way. */
 const PLAIN_PAIR = /^([A-Za-z]+)=([A-Za-z0-9_.-]*)$/;
 
@@ -69,14 +68,6 @@ interface Lane {
 const MAX_QUERIES = 1_000;
 /** Longer queries are prepared each time, not kept (a bound on what clients can make us hold). */
 const MAX_KEPT_QUERY = 256;
-/** Lower-case response header names of the weight windows (a handful). */
-const headerNames = new Map<string, string>();
-const lower = (name: string) => {
-  let l = headerNames.get(name);
-  if (l === undefined) headerNames.set(name, (l = name.toLowerCase()));
-  return l;
-};
-
 const isPromise = (v: unknown): v is Promise<unknown> => v instanceof Promise;
 
 /**
@@ -93,15 +84,16 @@ const isPromise = (v: unknown): v is Promise<unknown> => v instanceof Promise;
 export class PublicReadLanes implements OnApplicationBootstrap, OnModuleDestroy {
   /** Memoized views (TickerMemo) are kept while unchanged: so are their UTF-8 JSON bodies. */
   private readonly serialized = new WeakMap<object, Buffer>();
-  /** The request-duration histogram's series per route and status, counted in place. */
-  private readonly timers = new Map<string, (seconds: number) => void>();
+  private readonly timers: LaneTimers;
 
   constructor(
     private readonly lanes: HttpFastLanes,
     private readonly modules: ModuleRef,
     private readonly weights: RequestWeights,
-    private readonly metrics: Metrics,
-  ) {}
+    metrics: Metrics,
+  ) {
+    this.timers = new LaneTimers(metrics);
+  }
 
   onApplicationBootstrap(): void {
     const get = <T>(type: Type<T>) => this.modules.get(type, { strict: false });
@@ -134,7 +126,7 @@ export class PublicReadLanes implements OnApplicationBootstrap, OnModuleDestroy 
       known: new Set(Object.keys(shape)),
       answer,
       queries: new Map(),
-      ok: this.timerOf(path, 200),
+      ok: this.timers.of('GET', path, 200),
     };
     this.lanes.add(path, (req, res, query) => {
       const prepared = lane.queries.get(query) ?? this.prepare(lane, query);
@@ -190,7 +182,7 @@ export class PublicReadLanes implements OnApplicationBootstrap, OnModuleDestroy 
     let view: unknown;
     try {
       if (outcome) {
-        headers = weightHeaders(outcome);
+        headers = countHeaderPairs(outcome, true);
         const refused = weightRefusal(outcome, ip);
         if (refused) {
           headers.push('retry-after', String(retryAfterSeconds(outcome.states, outcome.refused)));
@@ -228,25 +220,11 @@ export class PublicReadLanes implements OnApplicationBootstrap, OnModuleDestroy 
         error = e;
       }
     }
-    if (body === undefined) {
-      let envelope: unknown;
-      [status, envelope] = errorEnvelope(error, { method: 'GET', url: req.url ?? lane.path });
-      body = Buffer.from(JSON.stringify(envelope));
-    }
-    headers.push('content-type', JSON_UTF8, 'content-length', String(body.length));
-    res.writeHead(status, headers);
-    res.end(body);
-    (status === 200 ? lane.ok : this.timerOf(lane.path, status))((performance.now() - started) / 1000);
-  }
-
-  private timerOf(route: string, status: number): (seconds: number) => void {
-    const key = `${status} ${route}`;
-    let timer = this.timers.get(key);
-    if (timer === undefined) {
-      const labels = { method: 'GET', route, status: String(status) };
-      this.timers.set(key, (timer = this.metrics.httpRequestTally.series(labels)));
-    }
-    return timer;
+    if (body === undefined) [status, body] = errorAnswer(error, 'GET', req.url ?? lane.path);
+    writeJson(res, status, headers, body);
+    (status === 200 ? lane.ok : this.timers.of('GET', lane.path, status))(
+      (performance.now() - started) / 1000,
+    );
   }
 
   /** The body of an answer: bytes (depth, klines) or text as given, JSON of anything else. */
@@ -258,18 +236,4 @@ export class PublicReadLanes implements OnApplicationBootstrap, OnModuleDestroy 
     if (body === undefined) this.serialized.set(view, (body = Buffer.from(JSON.stringify(view))));
     return body;
   }
-}
-
-/** The windows' counts as FapiWeightGuard sets them (and the unsuffixed legacy weight header). */
-function weightHeaders(outcome: LimitOutcome): string[] {
-  const out: string[] = [];
-  let first: string | undefined;
-  outcome.windows.forEach((w, i) => {
-    if (!w.header) return;
-    const count = String(outcome.states[i]!.count);
-    first ??= count;
-    out.push(lower(w.header), count);
-  });
-  if (first !== undefined) out.push(lower(LEGACY_WEIGHT_HEADER), first);
-  return out;
 }
