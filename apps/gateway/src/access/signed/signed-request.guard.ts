@@ -43,8 +43,14 @@ export async function verifySignedParts(
   const ip = clientIp(r.remoteAddress, r.forwardedFor, trustedProxies);
   checkApiKeyAccess(key?.record, ip); // no key → INVALID_API_KEY
   const { record, secret } = key as ResolvedApiKey;
-  verifySignedRequest({ query: rawQueryOf(r.url), body: r.body, contentType: r.contentType }, secret.reveal());
-  return { caller: { userId: record.userId, address: record.address, apiKeyId: record.id }, keyId: record.id };
+  verifySignedRequest(
+    { query: rawQueryOf(r.url), body: r.body, contentType: r.contentType },
+    secret.reveal(),
+  );
+  return {
+    caller: { userId: record.userId, address: record.address, apiKeyId: record.id },
+    keyId: record.id,
+  };
 }
 
 /**
