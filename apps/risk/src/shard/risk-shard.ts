@@ -210,7 +210,7 @@ export class RiskShard {
       }
       if (out.reply && out.replyTo) {
         const { topic, key, correlationId } = out.replyTo;
-        const reply: Reply = { correlationId, time: cmd.time, ...out.reply };
+        const reply: Reply = Object.assign({ correlationId, time: cmd.time }, out.reply);
         publish(topic, key, reply, { [HEADER_CORRELATION_ID]: correlationId });
       }
     }
