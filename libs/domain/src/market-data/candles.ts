@@ -75,19 +75,10 @@ function withPrice(candle: Candle | undefined, interval: KlineInterval, time: nu
  * Trades of one minute, folded: what they do to any candle is what applying them one by one does,
  * since every interval's buckets open on a minute (so they fall in the same bucket of each).
  */
-interface TradeRun {
+type TradeRun = Omit<Candle, 'openTime' | 'closeTime'> & {
   /** The first trade's time: it picks the bucket. */
   time: number;
-  open: Money;
-  high: Money;
-  low: Money;
-  close: Money;
-  volume: Money;
-  quoteVolume: Money;
-  count: number;
-  takerBuyVolume: Money;
-  takerBuyQuoteVolume: Money;
-}
+};
 
 function runOf(trade: CandleTrade, quote: Money): TradeRun {
   const buy = trade.takerSide === 'BUY';

@@ -14,7 +14,7 @@ import { SIGNED_ENDPOINT, type SignedEndpoint } from '../../access/signed/signed
 import { SignedRequestGuard, verifySignedParts } from '../../access/signed/signed-request.guard';
 import { declaredRoutes } from '../../openapi/routes';
 import { OrderCountAdmission, orderCountRefusal } from '../../rate-limits/order-count.admission';
-import { retryAfterSeconds } from '../../rate-limits/rate-limit-rules';
+import { amountOf, DEFAULT_WEIGHT, retryAfterSeconds } from '../../rate-limits/rate-limit-rules';
 import { RequestWeights, weightRefusal } from '../../rate-limits/request-weights';
 import { FapiOrdersController } from '../orders/fapi-orders.controller';
 import { countHeaderPairs, errorAnswer, LaneTimers, writeJson } from './lane-answers';
@@ -160,7 +160,8 @@ export class SignedOrderLanes implements OnApplicationBootstrap, OnModuleDestroy
           body && parseFormBody(body.toString('utf8')),
           body !== undefined,
         ));
-      const spent = await this.weights.spend(ip, typeof weight === 'number' ? weight : weight(params()));
+      // As FapiWeightGuard and OrderCountAdmission read them (a rule that cannot read them: the fallback).
+      const spent = await this.weights.spend(ip, amountOf(weight, params, DEFAULT_WEIGHT));
       if (spent) {
         headers.push(...countHeaderPairs(spent, true));
         const refused = weightRefusal(spent, ip);
@@ -179,10 +180,7 @@ export class SignedOrderLanes implements OnApplicationBootstrap, OnModuleDestroy
       });
       const orders = route.endpoint.orders;
       if (orders !== undefined) {
-        const counted = await this.admission.count(
-          caller.userId,
-          typeof orders === 'number' ? orders : orders(params()),
-        );
+        const counted = await this.admission.count(caller.userId, amountOf(orders, params, 0));
         if (counted) {
           headers.push(...countHeaderPairs(counted, false));
           const refused = orderCountRefusal(counted);
