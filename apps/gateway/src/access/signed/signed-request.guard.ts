@@ -32,13 +32,13 @@ export interface SignedRequestParts {
  * API_KEY_DISABLED; client IP (TRUSTED_PROXIES decide whose X-Forwarded-For counts) outside a
  * non-empty whitelist → IP_NOT_ALLOWED; bad signature or timestamp → SIGNATURE_INVALID; correctly
  * signed but outside ±60 s → -1021. The signature covers the raw query and the raw body bytes.
- * Throws the refusal; resolves to the caller and the key's id (its use is the caller's to record).
+ * Throws the refusal; resolves to the caller (recording the key's use is the caller's to do).
  */
 export async function verifySignedParts(
   keys: ApiKeyCache,
   trustedProxies: IpList,
   r: SignedRequestParts,
-): Promise<{ caller: FapiCaller; keyId: string }> {
+): Promise<FapiCaller> {
   const key = isApiKeyFormat(r.apiKey) ? await keys.resolve(r.apiKey) : undefined;
   const ip = clientIp(r.remoteAddress, r.forwardedFor, trustedProxies);
   checkApiKeyAccess(key?.record, ip); // no key → INVALID_API_KEY
@@ -47,10 +47,7 @@ export async function verifySignedParts(
     { query: rawQueryOf(r.url), body: r.body, contentType: r.contentType },
     secret.reveal(),
   );
-  return {
-    caller: { userId: record.userId, address: record.address, apiKeyId: record.id },
-    keyId: record.id,
-  };
+  return { userId: record.userId, address: record.address, apiKeyId: record.id };
 }
 
 /**
@@ -69,7 +66,7 @@ export class SignedRequestGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const { caller, keyId } = await verifySignedParts(this.keys, this.trustedProxies, {
+    const caller = await verifySignedParts(this.keys, this.trustedProxies, {
       apiKey: request.headers['x-mbx-apikey'],
       remoteAddress: request.socket.remoteAddress,
       forwardedFor: request.headers['x-forwarded-for'],
@@ -80,7 +77,7 @@ export class SignedRequestGuard implements CanActivate {
     // A request refused here changes nothing: no caller on the request, no recorded use.
     await this.admission?.admit(context, caller);
     request.fapiCaller = caller;
-    this.lastUsed.record(keyId);
+    this.lastUsed.record(caller.apiKeyId);
     return true;
   }
 }

@@ -1,6 +1,6 @@
 import { errorEnvelope, type Metrics } from '@perp/runtime';
 import type { ServerResponse } from 'node:http';
-import { LEGACY_WEIGHT_HEADER } from '../../rate-limits/rate-limit-rules';
+import { countHeaders, LEGACY_WEIGHT_HEADER } from '../../rate-limits/rate-limit-rules';
 import type { LimitOutcome } from '../../rate-limits/window-limiter';
 
 /** What the fast lanes share: headers, bodies and metrics as Fastify, Nest and the filter make them. */
@@ -21,14 +21,9 @@ const lower = (name: string) => {
  */
 export function countHeaderPairs(outcome: LimitOutcome, legacyWeight: boolean): string[] {
   const out: string[] = [];
-  let first: string | undefined;
-  outcome.windows.forEach((w, i) => {
-    if (!w.header) return;
-    const count = String(outcome.states[i]!.count);
-    first ??= count;
-    out.push(lower(w.header), count);
-  });
-  if (legacyWeight && first !== undefined) out.push(lower(LEGACY_WEIGHT_HEADER), first);
+  for (const [name, count] of Object.entries(countHeaders(outcome.windows, outcome.states)))
+    out.push(lower(name), count);
+  if (legacyWeight && out.length > 0) out.push(lower(LEGACY_WEIGHT_HEADER), out[1]!);
   return out;
 }
 

@@ -136,6 +136,26 @@ describe('signed order lanes answer as the Nest routes do', () => {
     expect(lane.headers['x-mbx-used-weight-1m']).toBe('1');
   });
 
+  it("a client IP outside the key's whitelist, then a disabled key: the same refusals", async () => {
+    const key = await newKey(true);
+    const token = tokens.get(key.api_key);
+    const path = `${ex.url}/api/v1/api-keys/${key.id}`;
+    expect((await json(path, 'PUT', { ip_whitelist: '10.0.0.1' }, token)).status).toBe(200);
+    // The refusal names the address: both ways from one, each the other's equal but for its weight.
+    const ip = freshIp();
+    const before = taken();
+    const outside = await send('lane', { method: 'POST', params: LIMIT, key, ip });
+    const viaNest = await send('nest', { method: 'POST', params: LIMIT, key, ip });
+    expect(taken()).toBe(before + 1);
+    expect(outside.status).toBe(403);
+    expect(JSON.parse(outside.body).error.code).toBe('IP_NOT_ALLOWED');
+    expect([outside.body, outside.headers['x-mbx-used-weight-1m']]).toEqual([viaNest.body, '1']);
+    expect(viaNest.headers['x-mbx-used-weight-1m']).toBe('2');
+    expect((await json(path, 'PUT', { ip_whitelist: '', status: 'disabled' }, token)).status).toBe(200);
+    const disabled = await both({ method: 'DELETE', params: 'symbol=BTCUSDT&origClientOrderId=x', key });
+    expect([disabled.status, JSON.parse(disabled.body).error.code]).toEqual([401, 'API_KEY_DISABLED']);
+  });
+
   it('cancels a resting order, by the client order id it was placed with', async () => {
     for (const way of ['lane', 'nest'])
       expect(

@@ -170,7 +170,7 @@ export class SignedOrderLanes implements OnApplicationBootstrap, OnModuleDestroy
           throw refused;
         }
       }
-      const { caller, keyId } = await verifySignedParts(this.keys, this.trustedProxies, {
+      const caller = await verifySignedParts(this.keys, this.trustedProxies, {
         apiKey: rawHeader(req, 'x-mbx-apikey'),
         remoteAddress: req.socket.remoteAddress,
         forwardedFor: rawHeader(req, 'x-forwarded-for'),
@@ -190,7 +190,7 @@ export class SignedOrderLanes implements OnApplicationBootstrap, OnModuleDestroy
           }
         }
       }
-      this.lastUsed.record(keyId);
+      this.lastUsed.record(caller.apiKeyId);
       const view = await route.handler(caller, new FapiFields(route.shape, params()));
       answer = Buffer.from(JSON.stringify(view));
     } catch (e) {
