@@ -131,6 +131,37 @@ describe('MemoryBus journal', () => {
     );
   });
 
+  it('leaves replies out of the journal but delivers one only after the records published before it are written', async () => {
+    const bus = await open({ topics: { ...TOPICS, replies: 2 }, replyTopic: 'replies' });
+    const journal = () => readFileSync(join(dir, 'bus.journal'), 'utf8');
+    const seen: string[] = [];
+    await bus.subscribe({
+      groupId: 'requester',
+      topics: ['replies'],
+      handler: (m) => {
+        // The effect the reply reports is already in the file when the reply is seen.
+        seen.push(`${(m.value as { answer: string }).answer} ${journal().includes('"effect-1"')}`);
+      },
+    });
+    // The reply is published first in the turn; the effect after it, in the same turn.
+    const reply = bus.publish('replies', 'me', { answer: 'done' });
+    const effect = bus.publish('events', 'BTCUSDT', { kind: 'effect-1' });
+    await Promise.all([reply, effect]);
+    await eventually(() => seen.length === 1);
+    expect(seen).toEqual(['done true']);
+    expect(journal()).not.toContain('"done"');
+
+    // A reply on its own still waits for the next write of the journal, and after a restart the
+    // reply topic holds nothing.
+    await bus.publish('replies', 'me', { answer: 'alone' });
+    await eventually(() => seen.length === 2);
+    bus.close();
+    const reopened = await open({ topics: { ...TOPICS, replies: 2 }, replyTopic: 'replies' });
+    expect((await reopened.endOffsets('replies')).map((o) => o.offset)).toEqual(['0', '0']);
+    expect((await reopened.endOffsets('events')).some((o) => o.offset === '1')).toBe(true);
+    await reopened.close();
+  });
+
   it('refuses a directory another live process holds', async () => {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'bus.lock'), String(process.ppid));

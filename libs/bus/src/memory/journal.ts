@@ -111,9 +111,9 @@ export class Journal {
     return this.failure;
   }
 
-  /** Records are queued and not yet written (their messages not yet delivered). */
+  /** Records (or callbacks waiting for them) are queued and not yet written. */
   get busy(): boolean {
-    return this.pending.length > 0;
+    return this.callbacks.length > 0;
   }
 
   /**
@@ -146,6 +146,23 @@ export class Journal {
     }
     this.pending.push(line);
     this.callbacks.push(done);
+    this.schedule();
+  }
+
+  /**
+   * `done` runs once every record appended so far, and any appended in the rest of this event-loop
+   * turn, is written: what is not journaled but must not be seen before those records.
+   */
+  afterWrite(done: Done): void {
+    if (this.failure || this.fd < 0) {
+      done(this.failure ?? new Error('journal closed'));
+      return;
+    }
+    this.callbacks.push(done);
+    this.schedule();
+  }
+
+  private schedule(): void {
     if (!this.scheduled) {
       this.scheduled = true;
       setImmediate(this.flush);
@@ -168,12 +185,17 @@ export class Journal {
 
   private readonly flush = (): void => {
     this.scheduled = false;
-    if (this.pending.length === 0) return;
     const callbacks = this.callbacks;
+    if (callbacks.length === 0) return;
+    this.callbacks = [];
+    if (this.pending.length === 0) {
+      for (const done of callbacks) done(this.failure);
+      this.onFlushed();
+      return;
+    }
     this.pending.push(''); // the batch's last newline, without a second string
     const text = this.pending.join('\n');
     this.pending = [];
-    this.callbacks = [];
     let err: Error | undefined = this.failure;
     if (!err) {
       try {

@@ -58,7 +58,8 @@ interface JournalIndex {
 /**
  * The embedded log: partitions are arrays in this process; consumer groups split them among the
  * process's members. With `journal`, every message and commit is appended to a file before it is
- * acknowledged or delivered, and replayed on connect (see Journal for the durability guarantee).
+ * acknowledged or delivered, and replayed on connect (see Journal for the durability guarantee);
+ * replies (`replyTopic`) are not journaled, only held back until the journal write of their turn.
  */
 export class MemoryBus extends Bus {
   readonly kind = 'memory' as const;
@@ -156,7 +157,8 @@ export class MemoryBus extends Bus {
     const log = t.partitions[partition]!;
     const offset = log.end++;
     const timestamp = Date.now();
-    if (this.journal) this.indexAt(log, offset, this.journal.position);
+    const journaled = this.journal !== undefined && topic !== this.options.replyTopic;
+    if (journaled) this.indexAt(log, offset, this.journal!.position);
     const message: BusMessage = {
       topic,
       partition,
@@ -172,6 +174,17 @@ export class MemoryBus extends Bus {
     if (!journal) {
       log.append(message, t.taps);
       return Promise.resolve(result);
+    }
+    if (!journaled) {
+      // A reply is for a requester of this process, and none outlives it: not journaled, but
+      // delivered only once the records published before it (the effects it reports) are written.
+      return new Promise((resolve, reject) => {
+        journal.afterWrite((err) => {
+          if (err) return reject(err);
+          log.append(message, t.taps);
+          resolve(result);
+        });
+      });
     }
     let line: string;
     try {
