@@ -1,4 +1,5 @@
 import { afterBatch, type BusMessage, MemoryBus, silentLogger, type Subscription } from '@perp/bus';
+import type { ShardSnapshotRepository } from '@perp/persistence';
 import { ShardPartition, ShardPartitions } from './shard-partitions';
 
 /** A shard state that counts the inputs it applied. */
@@ -109,6 +110,77 @@ describe('ShardPartitions.getOrCreate after a revocation', () => {
     // new owner's), which stayed in the shard and was snapshotted as partition 0 at offset 1.
     expect(partitions.owned()).toEqual([]);
     expect(owned.applied).toEqual([0]);
+    partitions.stop();
+  });
+});
+
+describe('ShardPartitions snapshots', () => {
+  /** A snapshot store whose writes finish when the test says, or fail. */
+  function heldStore() {
+    const writes: { offset: string; state: string; finish: (e?: Error) => void }[] = [];
+    const stored: string[] = [];
+    const repo = {
+      save: (s: { offset: string; state: Buffer }) =>
+        new Promise<void>((resolve, reject) =>
+          writes.push({
+            offset: s.offset,
+            state: s.state.toString(),
+            finish: (e) => {
+              if (e) return reject(e);
+              stored.push(s.offset);
+              resolve();
+            },
+          }),
+        ),
+      prune: () => Promise.resolve(0),
+    } as unknown as ShardSnapshotRepository;
+    return { repo, writes, stored };
+  }
+
+  const turn = (partitions: ShardPartitions<Counter>, p: Counter, offsets: number[]) =>
+    p.run(async () => {
+      for (const o of offsets) {
+        p.applied.push(o);
+        p.lastOffset = BigInt(o);
+      }
+      await partitions.appliedTurn(p, offsets.length);
+    });
+
+  it('are written beside the turns: a slow write holds no turn, and one falls due again after it', async () => {
+    const { repo, writes, stored } = heldStore();
+    const partitions = new ShardPartitions<Counter>(
+      TOPIC,
+      1,
+      { empty: (p) => new Counter(p), restore: () => new Counter(0) },
+      repo,
+      { snapshotEvery: 2, snapshotIntervalMs: 60_000 },
+    );
+    const p = partitions.getOrCreate(0);
+    await turn(partitions, p, [0, 1]);
+    // The state at offset 1 is taken at the end of the turn; its write is still on its way ...
+    expect(writes.map((w) => [w.offset, w.state])).toEqual([['1', '[0,1]']]);
+    // ... and the next turns run meanwhile. A snapshot due while it is written waits.
+    await turn(partitions, p, [2, 3]);
+    await turn(partitions, p, [4]);
+    expect(writes).toHaveLength(1);
+    writes[0]!.finish();
+    await p.storing;
+    // The first turn after the write takes the state then.
+    await turn(partitions, p, [5]);
+    expect(writes.map((w) => [w.offset, w.state])).toEqual([
+      ['1', '[0,1]'],
+      ['5', '[0,1,2,3,4,5]'],
+    ]);
+    // A failed write leaves the state due again: the final save (revocation, shutdown) takes it.
+    writes[1]!.finish(new Error('database away'));
+    await p.storing;
+    expect(p.sinceSnapshot).toBeGreaterThan(0);
+    const final = partitions.saveAll();
+    while (writes.length < 3) await new Promise((r) => setImmediate(r));
+    expect(writes[2]!.offset).toBe('5');
+    writes[2]!.finish();
+    await final;
+    expect(stored).toEqual(['1', '5']);
     partitions.stop();
   });
 });

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { Subscription, TopicPartition } from '@perp/bus';
-import type { ShardSnapshotRepository } from '@perp/persistence';
+import type { NewSnapshot, ShardSnapshotRepository } from '@perp/persistence';
 
 /**
  * One input partition a shard owns: the offset of the last input applied (and whose output is
@@ -18,6 +18,8 @@ export abstract class ShardPartition {
   publishedBelow = -1n;
   sinceSnapshot = 0;
   lastSnapshotAt = Date.now();
+  /** The snapshot being written to the database, beside the partition's turns. */
+  storing?: Promise<void>;
   private chain: Promise<unknown> = Promise.resolve();
 
   constructor(readonly partition: number) {}
@@ -192,7 +194,7 @@ export class ShardPartitions<P extends ShardPartition> {
   async applied(p: P, offset: bigint): Promise<void> {
     p.lastOffset = offset;
     p.sinceSnapshot++;
-    if (this.snapshots && p.sinceSnapshot >= this.snapshotEvery) await this.save(p);
+    if (this.snapshots && p.sinceSnapshot >= this.snapshotEvery) this.saveBeside(p);
   }
 
   /** Whether the input at `offset` of `p` is a replay of one whose outputs are on the log already. */
@@ -203,7 +205,7 @@ export class ShardPartitions<P extends ShardPartition> {
   /** Call inside `p.run` once a turn's `count` inputs are applied (lastOffset set) and published. */
   async appliedTurn(p: P, count: number): Promise<void> {
     p.sinceSnapshot += count;
-    if (this.snapshots && p.sinceSnapshot >= this.snapshotEvery) await this.save(p);
+    if (this.snapshots && p.sinceSnapshot >= this.snapshotEvery) this.saveBeside(p);
   }
 
   /** Stores every owned partition now (tests, shutdown). */
@@ -215,23 +217,57 @@ export class ShardPartitions<P extends ShardPartition> {
     const now = Date.now();
     for (const p of this.partitions.values())
       if (p.sinceSnapshot > 0 && now - p.lastSnapshotAt >= this.snapshotIntervalMs)
-        await p.run(() => this.save(p)).catch((e: Error) => this.logger.warn(`snapshot: ${e.message}`));
+        await p.run(async () => this.saveBeside(p));
   }
 
+  /**
+   * Takes the state now (inside `p.run`: between turns) and writes it beside the partition's next
+   * turns, which do not wait for the database (a risk partition's state is half a megabyte of
+   * JSON, and its write took 30 to 180 ms). One write at a time per partition: while one is on its
+   * way, a snapshot that falls due waits for the next turn after it. A snapshot whose write is lost
+   * (a crash, a failure) only means a longer replay from the one before.
+   */
+  private saveBeside(p: P): void {
+    if (p.storing) return;
+    const snapshot = this.capture(p);
+    if (!snapshot) return;
+    p.storing = this.store(snapshot)
+      .catch((e: Error) => {
+        this.logger.warn(`snapshot of partition ${p.partition} at ${snapshot.offset}: ${e.message}`);
+        // Due again at the interval's next check.
+        p.savedOffset = -1n;
+        p.sinceSnapshot = Math.max(p.sinceSnapshot, 1);
+        p.lastSnapshotAt = 0;
+      })
+      .finally(() => (p.storing = undefined));
+  }
+
+  /** Saves now and waits for the write (after the one on its way): revocation, shutdown, tests. */
   private async save(p: P): Promise<void> {
-    if (!this.snapshots || p.lastOffset < 0n || p.lastOffset === p.savedOffset) return;
-    const offset = p.lastOffset;
-    await this.snapshots.save({
+    await p.storing;
+    const snapshot = this.capture(p);
+    if (snapshot) await this.store(snapshot);
+  }
+
+  /** The partition's state as a snapshot to store, if it changed since the last one taken. */
+  private capture(p: P): NewSnapshot | undefined {
+    if (!this.snapshots || p.lastOffset < 0n || p.lastOffset === p.savedOffset) return undefined;
+    const snapshot = {
       topic: this.topic,
       partition: p.partition,
-      offset: offset.toString(),
+      offset: p.lastOffset.toString(),
       state: p.serialize(),
       version: this.version,
-    });
-    await this.snapshots.prune(this.topic, p.partition, this.keepSnapshots);
-    p.savedOffset = offset;
+    };
+    p.savedOffset = p.lastOffset;
     p.sinceSnapshot = 0;
     p.lastSnapshotAt = Date.now();
+    return snapshot;
+  }
+
+  private async store(snapshot: NewSnapshot): Promise<void> {
+    await this.snapshots!.save(snapshot);
+    await this.snapshots!.prune(this.topic, snapshot.partition, this.keepSnapshots);
   }
 }
 
