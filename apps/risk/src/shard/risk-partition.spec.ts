@@ -48,6 +48,21 @@ describe('RiskPartition snapshot', () => {
     expect(restored.serialize().equals(running.serialize())).toBe(true);
   });
 
+  it('writes a replaced record as it is now, not as an earlier snapshot wrote it', () => {
+    const running = RiskPartition.deserialize(0, stored, options);
+    const [open] = running.openOrdersOf(ALICE);
+    running.lastOffset = 3n;
+    const before = JSON.parse(running.serialize().toString('utf8')) as { orders: unknown[] };
+    expect(before.orders).toEqual([open]);
+    running.put({ ...open!, executedQty: '0.5', status: 'PARTIALLY_FILLED' });
+    const restored = RiskPartition.deserialize(0, running.serialize(), options);
+    expect(restored.record(open!.orderId)).toMatchObject({ executedQty: '0.5', status: 'PARTIALLY_FILLED' });
+    running.close({ ...open!, status: 'FILLED' });
+    const closed = RiskPartition.deserialize(0, running.serialize(), options);
+    expect(closed.record(open!.orderId)?.status).toBe('FILLED');
+    expect(closed.openOrdersOf(ALICE)).toEqual([]);
+  });
+
   it('keeps the liquidations in flight and the margin calls across a restore', () => {
     const running = RiskPartition.deserialize(0, stored, options);
     running.liquidations.set('l1', {
