@@ -217,7 +217,9 @@ export class ShardPartitions<P extends ShardPartition> {
     const now = Date.now();
     for (const p of this.partitions.values())
       if (p.sinceSnapshot > 0 && now - p.lastSnapshotAt >= this.snapshotIntervalMs)
-        await p.run(async () => this.saveBeside(p));
+        await p
+          .run(async () => this.saveBeside(p))
+          .catch((e: Error) => this.logger.warn(`snapshot: ${e.message}`));
   }
 
   /**
