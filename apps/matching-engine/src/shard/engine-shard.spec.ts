@@ -235,11 +235,15 @@ describe('EngineShard', () => {
       const depth = [book.depth(BookSide.BUY), book.depth(BookSide.SELL)];
       const tradeIds = byType('trade').map((t) => t.tradeId);
       expect(tradeIds).toHaveLength(2);
-      const saved = await snapshots.latest(
-        TOPICS.engineCommands.name,
-        bus.partitionFor(TOPICS.engineCommands.name, 'BTCUSDT'),
-      );
-      expect(saved?.offset).toBe('5'); // after the 6th command (offsets 0..5); the 7th is replayed
+      // Snapshots are written beside the turns: wait for the one after the 6th command (offsets
+      // 0..5; the 7th is replayed).
+      const partition = bus.partitionFor(TOPICS.engineCommands.name, 'BTCUSDT');
+      let saved = await snapshots.latest(TOPICS.engineCommands.name, partition);
+      for (let i = 0; i < 200 && saved?.offset !== '5'; i++) {
+        await new Promise((r) => setTimeout(r, 5));
+        saved = await snapshots.latest(TOPICS.engineCommands.name, partition);
+      }
+      expect(saved?.offset).toBe('5');
 
       // Close without a final snapshot, as a crash would: drop the repository's view by deleting the newest.
       await first.onModuleDestroy();

@@ -18,8 +18,10 @@ export abstract class ShardPartition {
   publishedBelow = -1n;
   sinceSnapshot = 0;
   lastSnapshotAt = Date.now();
-  /** The snapshot being written to the database, beside the partition's turns. */
+  /** The snapshot writes to the database in progress, beside the partition's turns. */
   storing?: Promise<void>;
+  /** The newest snapshot taken while another was being written: written next. */
+  nextSnapshot?: NewSnapshot;
   private chain: Promise<unknown> = Promise.resolve();
 
   constructor(readonly partition: number) {}
@@ -225,30 +227,42 @@ export class ShardPartitions<P extends ShardPartition> {
   /**
    * Takes the state now (inside `p.run`: between turns) and writes it beside the partition's next
    * turns, which do not wait for the database (a risk partition's state is half a megabyte of
-   * JSON, and its write took 30 to 180 ms). One write at a time per partition: while one is on its
-   * way, a snapshot that falls due waits for the next turn after it. A snapshot whose write is lost
-   * (a crash, a failure) only means a longer replay from the one before.
+   * JSON, and its write took 30 to 180 ms). Snapshots are still taken every `snapshotEvery`
+   * inputs; their writes go one at a time, in order, and of those taken while one is written only
+   * the newest waits. A snapshot whose write is lost (a crash, a failure) only means a longer
+   * replay from the one before.
    */
   private saveBeside(p: P): void {
-    if (p.storing) return;
     const snapshot = this.capture(p);
     if (!snapshot) return;
-    p.storing = this.store(snapshot)
-      .catch((e: Error) => {
-        this.logger.warn(`snapshot of partition ${p.partition} at ${snapshot.offset}: ${e.message}`);
+    if (p.storing) p.nextSnapshot = snapshot;
+    else p.storing = this.storeFrom(p, snapshot);
+  }
+
+  private async storeFrom(p: P, first: NewSnapshot): Promise<void> {
+    let snapshot: NewSnapshot | undefined = first;
+    while (snapshot) {
+      try {
+        await this.store(snapshot);
+      } catch (e) {
+        this.logger.warn(
+          `snapshot of partition ${p.partition} at ${snapshot.offset}: ${(e as Error).message}`,
+        );
         // Due again at the interval's next check.
         p.savedOffset = -1n;
         p.sinceSnapshot = Math.max(p.sinceSnapshot, 1);
         p.lastSnapshotAt = 0;
-      })
-      .finally(() => (p.storing = undefined));
+      }
+      snapshot = p.nextSnapshot;
+      p.nextSnapshot = undefined;
+    }
+    p.storing = undefined;
   }
 
-  /** Saves now and waits for the write (after the one on its way): revocation, shutdown, tests. */
+  /** Saves now and waits for the writes: revocation, shutdown, tests. */
   private async save(p: P): Promise<void> {
+    this.saveBeside(p);
     await p.storing;
-    const snapshot = this.capture(p);
-    if (snapshot) await this.store(snapshot);
   }
 
   /** The partition's state as a snapshot to store, if it changed since the last one taken. */
