@@ -275,7 +275,11 @@ describe('market streams (Binance framing)', () => {
       },
     ]);
     const kline = await c.next((m) => m.stream === 'btcusdt@kline_1m' && m.data.k.c === '50100.0');
-    const [row] = (await http(`${ex.url}/fapi/v1/klines?symbol=BTCUSDT&interval=1m&limit=1`)).body;
+    // The frame's own minute: a read with limit=1 alone gives the next minute's (empty) candle once
+    // the minute has turned since the trade.
+    const [row] = (
+      await http(`${ex.url}/fapi/v1/klines?symbol=BTCUSDT&interval=1m&startTime=${kline.data.k.t}&limit=1`)
+    ).body;
     expect(kline.data).toEqual({
       e: 'kline',
       E: expect.any(Number),
