@@ -1,5 +1,5 @@
-// kafkajs's broker connection (one per broker per client); not in its typings. Only what
-// fetch-coalescing.ts uses: the Fetch request and its decoded response.
+// kafkajs internals not in its typings. The broker connection (one per broker per client): only
+// what fetch-coalescing.ts uses, the Fetch request and its decoded response.
 declare module 'kafkajs/src/broker' {
   namespace Broker {
     interface FetchPartitionRequest {
@@ -35,4 +35,15 @@ declare module 'kafkajs/src/broker' {
     fetch(request: Broker.FetchRequest): Promise<Broker.FetchResponse>;
   }
   export = Broker;
+}
+
+// A broker connection's request queue: only what request-queue-idle.ts uses.
+declare module 'kafkajs/src/network/requestQueue' {
+  class RequestQueue {
+    pending: unknown[];
+    throttledUntil: number;
+    throttleCheckTimeoutId: NodeJS.Timeout | null;
+    scheduleCheckPendingRequests(): void;
+  }
+  export = RequestQueue;
 }

@@ -50,7 +50,9 @@ export class RedisHotStore implements HotStore {
 
   /** Connects (rejecting if Redis cannot be reached now) and returns the store. */
   static async connect(url: string, options: RedisHotStoreOptions = {}): Promise<RedisHotStore> {
-    const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
+    // Auto-pipelining: the commands a process issues in one event-loop turn (a shard turn's account
+    // writes, concurrent requests' key and weight reads) share one socket write and one round trip.
+    const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3, enableAutoPipelining: true });
     let cause: Error | undefined;
     const remember = (e: Error) => (cause ??= e);
     client.on('error', remember);

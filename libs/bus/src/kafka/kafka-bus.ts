@@ -30,6 +30,7 @@ import { PendingReplies } from '../pending-replies';
 import { coalesceFetches } from './fetch-coalescing';
 import { createKafka } from './kafka-client';
 import { KafkaSubscription, tpKey } from './kafka-subscription';
+import { stopIdleRequestChecks } from './request-queue-idle';
 import type { PresenceStore } from './member-liveness';
 import { ensureTopics } from './topic-provisioning';
 
@@ -129,6 +130,7 @@ export class KafkaBus extends Bus {
   async connect(): Promise<void> {
     if (this.connected) return;
     coalesceFetches();
+    stopIdleRequestChecks();
     this.kafka = createKafka({
       brokers: this.options.brokers,
       clientId: this.options.clientId,
