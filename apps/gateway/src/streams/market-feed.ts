@@ -88,28 +88,25 @@ export class MarketFeed implements OnModuleInit, OnApplicationBootstrap, OnModul
   }
 
   onModuleInit(): void {
+    // One group for the three topics: each group is a consumer with its own fetches, heartbeats
+    // and liveness watch, and this replica reads every partition of all three alike.
     this.joining.start([
       this.bus.subscribe({
-        groupId: `${this.groupId}.engine`,
-        topics: [TOPICS.engineEvents.name],
+        groupId: this.groupId,
+        topics: [TOPICS.engineEvents.name, TOPICS.prices.name, TOPICS.clock.name],
         start: 'latest',
-        batchHandler: (ms) => this.onEngineEvents(ms),
-      }),
-      this.bus.subscribe({
-        groupId: `${this.groupId}.prices`,
-        topics: [TOPICS.prices.name],
-        start: 'latest',
-        batchHandler: (ms) => this.onPrices(ms),
-      }),
-      this.bus.subscribe({
-        groupId: `${this.groupId}.clock`,
-        topics: [TOPICS.clock.name],
-        start: 'latest',
-        batchHandler: (ms) => {
-          for (const t of this.events<ClockTick>(ms, 'clock')) this.klineStreams.sawClock(t.time);
-        },
+        batchHandler: (ms) => this.onBatch(ms),
       }),
     ]);
+  }
+
+  /** A batch holds one partition of one topic. */
+  private onBatch(ms: readonly BusMessage[]): void {
+    const topic = ms[0]?.topic;
+    if (topic === TOPICS.engineEvents.name) this.onEngineEvents(ms);
+    else if (topic === TOPICS.prices.name) this.onPrices(ms);
+    else if (topic === TOPICS.clock.name)
+      for (const t of this.events<ClockTick>(ms, 'clock')) this.klineStreams.sawClock(t.time);
   }
 
   async onApplicationBootstrap(): Promise<void> {
