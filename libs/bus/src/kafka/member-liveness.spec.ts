@@ -16,7 +16,9 @@ class FakePresence implements PresenceStore {
   connected() {
     return this.up;
   }
+  static lists = 0;
   async liveOwners(_since: number) {
+    FakePresence.lists++;
     return this.up ? new Set(FakePresence.live) : undefined;
   }
   async register(groupId: string, memberId: string) {
@@ -48,6 +50,7 @@ describe('MemberLiveness: a failure detector for group members', () => {
     FakePresence.live.clear();
     FakePresence.members.clear();
     FakePresence.claims.clear();
+    FakePresence.lists = 0;
   });
 
   afterEach(async () => {
@@ -114,5 +117,29 @@ describe('MemberLiveness: a failure detector for group members', () => {
     expect(await listed()).toEqual(['a2']);
     await a.liveness.close();
     expect(await listed()).toEqual([]);
+  });
+
+  it("one process's groups are watched in one round: one list of connections judges them all", async () => {
+    const presence = new FakePresence('a');
+    const evicted: string[] = [];
+    for (const group of ['g1', 'g2', 'g3']) {
+      const liveness = new MemberLiveness(
+        group,
+        presence,
+        PERIOD_MS,
+        async (m) => {
+          evicted.push(`${group}/${m}`);
+          return 'evicted';
+        },
+        silentLogger,
+      );
+      open.push(liveness);
+      liveness.joined(`${group}-a`);
+      await new FakePresence('dead').register(group, `${group}-dead`);
+    }
+    FakePresence.live.delete('dead');
+    await advance(4 * PERIOD_MS);
+    expect(FakePresence.lists).toBe(4);
+    expect(evicted.sort()).toEqual(['g1/g1-dead', 'g2/g2-dead', 'g3/g3-dead']);
   });
 });
