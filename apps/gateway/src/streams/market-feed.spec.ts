@@ -69,6 +69,7 @@ describe('MarketFeed: trades', () => {
       {},
       {},
       {},
+      { on: () => undefined },
     ]) as MarketFeed;
     (feed as unknown as { onEngineEvents(ms: BusMessage[]): void }).onEngineEvents([
       message(trade(1), 0),

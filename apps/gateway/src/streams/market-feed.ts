@@ -1,13 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import {
   Inject,
   Injectable,
   Logger,
   type OnApplicationBootstrap,
-  type OnModuleInit,
   type OnModuleDestroy,
 } from '@nestjs/common';
-import { Bus, type BusMessage, Joining, type Subscription } from '@perp/bus';
+import { Bus, type BusMessage } from '@perp/bus';
 import { HOT_STORE, type HotStore } from '@perp/cache';
 import {
   type ClockTick,
@@ -28,6 +26,7 @@ import {
 } from '@perp/domain';
 import { ProcessedOffsetRepository } from '@perp/persistence';
 import { DepthCache } from '../fapi/market/depth-cache';
+import { StreamFeeds } from './stream-feeds';
 import { KlineReader } from '../fapi/market/kline-reader';
 import { KlineStreams } from './kline-streams';
 import {
@@ -57,10 +56,8 @@ const KLINE_MS = 250;
  * on their update interval when they changed or a new subscriber waits; marks on 1 s / 3 s.
  */
 @Injectable()
-export class MarketFeed implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
+export class MarketFeed implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('MarketFeed');
-  private readonly subscriptions: Subscription[] = [];
-  private readonly joining = new Joining();
   private readonly timers: NodeJS.Timeout[] = [];
   /** Diff-depth windows by stream key. */
   private readonly windows = new Map<string, { m: Market; window: DeltaWindow; time: number }>();
@@ -69,7 +66,6 @@ export class MarketFeed implements OnModuleInit, OnApplicationBootstrap, OnModul
   private readonly pushed = new Map<string, string>();
   private readonly partialPu = new Map<string, number>();
   private readonly klineStreams: KlineStreams;
-  readonly groupId = `gateway.streams.${randomUUID()}`;
 
   constructor(
     private readonly bus: Bus,
@@ -79,38 +75,21 @@ export class MarketFeed implements OnModuleInit, OnApplicationBootstrap, OnModul
     klines: KlineReader,
     @Inject(HOT_STORE) private readonly hot: HotStore,
     marks: ProcessedOffsetRepository,
+    feeds: StreamFeeds,
   ) {
     this.klineStreams = new KlineStreams(hub, markets, klines, hot, bus, marks);
+    feeds.on(TOPICS.engineEvents.name, (ms) => this.onEngineEvents(ms));
+    feeds.on(TOPICS.prices.name, (ms) => this.onPrices(ms));
+    feeds.on(TOPICS.clock.name, (ms) => {
+      for (const t of this.events<ClockTick>(ms, 'clock')) this.klineStreams.sawClock(t.time);
+    });
     hub.onSubscribe = (key) => {
       this.pushed.delete(key);
       this.klineStreams.forget(key);
     };
   }
 
-  onModuleInit(): void {
-    // One group for the three topics: each group is a consumer with its own fetches, heartbeats
-    // and liveness watch, and this replica reads every partition of all three alike.
-    this.joining.start([
-      this.bus.subscribe({
-        groupId: this.groupId,
-        topics: [TOPICS.engineEvents.name, TOPICS.prices.name, TOPICS.clock.name],
-        start: 'latest',
-        batchHandler: (ms) => this.onBatch(ms),
-      }),
-    ]);
-  }
-
-  /** A batch holds one partition of one topic. */
-  private onBatch(ms: readonly BusMessage[]): void {
-    const topic = ms[0]?.topic;
-    if (topic === TOPICS.engineEvents.name) this.onEngineEvents(ms);
-    else if (topic === TOPICS.prices.name) this.onPrices(ms);
-    else if (topic === TOPICS.clock.name)
-      for (const t of this.events<ClockTick>(ms, 'clock')) this.klineStreams.sawClock(t.time);
-  }
-
-  async onApplicationBootstrap(): Promise<void> {
-    this.subscriptions.push(...(await this.joining.joined()));
+  onApplicationBootstrap(): void {
     const every = (ms: number, f: () => unknown) =>
       this.timers.push(
         setInterval(() => void Promise.resolve(f()).catch((e) => this.logger.warn(String(e))), ms).unref(),
@@ -122,9 +101,8 @@ export class MarketFeed implements OnModuleInit, OnApplicationBootstrap, OnModul
     every(KLINE_MS, () => this.flushKlines());
   }
 
-  async onModuleDestroy(): Promise<void> {
+  onModuleDestroy(): void {
     for (const t of this.timers) clearInterval(t);
-    await Promise.all(this.subscriptions.map((s) => s.close()));
   }
 
   private events<T>(ms: readonly BusMessage[], topic: 'engineEvents' | 'prices' | 'clock'): T[] {

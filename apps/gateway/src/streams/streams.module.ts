@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { FapiMarketModule } from '../fapi/market/fapi-market.module';
 import { MarketFeed } from './market-feed';
 import { NativeChannels } from './native-session';
+import { StreamFeeds } from './stream-feeds';
 import { UserFeed } from './user-feed';
 import { StreamHub } from './stream-hub';
 import { StreamServer } from './stream-server';
@@ -13,7 +14,7 @@ import { StreamServer } from './stream-server';
  */
 @Module({
   imports: [FapiMarketModule],
-  providers: [StreamHub, StreamServer, NativeChannels, MarketFeed, UserFeed],
+  providers: [StreamHub, StreamServer, NativeChannels, StreamFeeds, MarketFeed, UserFeed],
   exports: [StreamServer, StreamHub],
 })
 export class StreamsModule {}

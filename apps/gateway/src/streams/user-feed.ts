@@ -4,10 +4,9 @@ import {
   Injectable,
   Logger,
   type OnApplicationBootstrap,
-  type OnModuleInit,
   type OnModuleDestroy,
 } from '@nestjs/common';
-import { Bus, type BusMessage, Joining, type Subscription } from '@perp/bus';
+import { Bus, type BusMessage, type Subscription } from '@perp/bus';
 import { HOT_STORE, type HotStore } from '@perp/cache';
 import { type AccountEvent, TOPICS } from '@perp/contracts';
 import {
@@ -24,6 +23,7 @@ import { LISTEN_KEY_KEYS, LISTEN_KEY_TTL_MS } from '../fapi/account/listen-keys'
 import { nativeConditionalView, nativeRecordView } from '../native/trading/native-order-view';
 import { nativeBalanceUpdate, nativePositionUpdate } from './native-payloads';
 import type { StreamConnection } from './stream-connection';
+import { StreamFeeds } from './stream-feeds';
 import { StreamHub } from './stream-hub';
 import { UserEventRenderer } from './user-events';
 import { type AccountChange, forceOrderPayload } from './user-payloads';
@@ -51,17 +51,14 @@ const CURSOR_SAVE_MS = 1_000;
  * embedded exchange's, after a restart): then up to a second of events may come again. See README.md.
  */
 @Injectable()
-export class UserFeed implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
+export class UserFeed implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('UserFeed');
-  private subscription: Subscription | undefined;
-  private readonly joining = new Joining();
   private readonly renderer: UserEventRenderer;
   private readonly replays = new Set<Subscription>();
   private closed = false;
   /** Places recorded since the last save to Postgres, by listen key. */
   private readonly unsaved = new Map<string, string>();
   private saver?: NodeJS.Timeout;
-  readonly groupId = `gateway.streams.${randomUUID()}.account`;
 
   constructor(
     private readonly bus: Bus,
@@ -69,6 +66,7 @@ export class UserFeed implements OnModuleInit, OnApplicationBootstrap, OnModuleD
     private readonly markets: MarketRegistry,
     @Inject(HOT_STORE) private readonly hot: HotStore,
     private readonly listenKeys: ListenKeyRepository,
+    feeds: StreamFeeds,
   ) {
     this.renderer = new UserEventRenderer(
       markets,
@@ -78,21 +76,10 @@ export class UserFeed implements OnModuleInit, OnApplicationBootstrap, OnModuleD
     );
     hub.onAttachUser = (c) => void this.resume(c);
     hub.onUserWritten = (c, place) => void this.record(c, place);
+    feeds.on(TOPIC, (ms) => this.onAccountEvents(ms));
   }
 
-  onModuleInit(): void {
-    this.joining.start([
-      this.bus.subscribe({
-        groupId: this.groupId,
-        topics: [TOPIC],
-        start: 'latest',
-        batchHandler: (ms) => this.onAccountEvents(ms),
-      }),
-    ]);
-  }
-
-  async onApplicationBootstrap(): Promise<void> {
-    [this.subscription] = await this.joining.joined();
+  onApplicationBootstrap(): void {
     this.saver = setInterval(() => void this.saveCursors(), CURSOR_SAVE_MS).unref();
   }
 
@@ -100,7 +87,6 @@ export class UserFeed implements OnModuleInit, OnApplicationBootstrap, OnModuleD
     this.closed = true;
     clearInterval(this.saver);
     await Promise.all([...this.replays].map((s) => s.close()));
-    await this.subscription?.close();
     await this.saveCursors();
   }
 
