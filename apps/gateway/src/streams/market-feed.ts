@@ -26,9 +26,9 @@ import {
 } from '@perp/domain';
 import { ProcessedOffsetRepository } from '@perp/persistence';
 import { DepthCache } from '../fapi/market/depth-cache';
-import { StreamFeeds } from './stream-feeds';
 import { KlineReader } from '../fapi/market/kline-reader';
 import { KlineStreams } from './kline-streams';
+import { StreamFeeds } from './stream-feeds';
 import {
   aggTradePayloads,
   bookTickerPayload,

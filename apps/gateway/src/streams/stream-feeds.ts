@@ -18,7 +18,7 @@ export type FeedHandler = (ms: readonly BusMessage[]) => void | Promise<void>;
  */
 @Injectable()
 export class StreamFeeds implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
-  readonly groupId = `gateway.streams.${randomUUID()}`;
+  private readonly groupId = `gateway.streams.${randomUUID()}`;
   private readonly handlers = new Map<string, FeedHandler>();
   private readonly joining = new Joining();
   private subscription?: Subscription;

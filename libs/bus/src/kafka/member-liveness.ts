@@ -54,7 +54,7 @@ export class MemberLiveness {
   private closed = false;
 
   constructor(
-    readonly groupId: string,
+    private readonly groupId: string,
     private readonly presence: PresenceStore,
     private readonly periodMs: number,
     private readonly evict: Evict,
