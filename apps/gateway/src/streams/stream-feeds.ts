@@ -7,7 +7,7 @@ import {
 import { randomUUID } from 'node:crypto';
 import { Bus, type BusMessage, Joining, type Subscription } from '@perp/bus';
 
-export type FeedHandler = (ms: readonly BusMessage[]) => void | Promise<void>;
+type FeedHandler = (ms: readonly BusMessage[]) => void | Promise<void>;
 
 /**
  * The topics this replica's stream feeds read, in one consumer group of its own: every replica

@@ -9,6 +9,8 @@ class FakePresence implements PresenceStore {
   static readonly live = new Set<string>();
   static readonly members = new Map<string, Record<string, string>>();
   static readonly claims = new Set<string>();
+  /** Lists of live processes taken, by every watcher. */
+  static lists = 0;
   up = true;
   constructor(readonly owner: string) {
     FakePresence.live.add(owner);
@@ -16,7 +18,6 @@ class FakePresence implements PresenceStore {
   connected() {
     return this.up;
   }
-  static lists = 0;
   async liveOwners(_since: number) {
     FakePresence.lists++;
     return this.up ? new Set(FakePresence.live) : undefined;

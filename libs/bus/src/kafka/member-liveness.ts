@@ -93,7 +93,7 @@ export class MemberLiveness {
     try {
       return await this.presence.members(this.groupId);
     } catch (e) {
-      this.logger.warn(`group ${this.groupId}: member watch failed: ${errorText(e)}`);
+      this.warn(`member watch failed: ${errorText(e)}`);
       return undefined;
     }
   }
@@ -111,7 +111,7 @@ export class MemberLiveness {
         void this.remove(member).finally(() => this.evicting.delete(member));
       }
     } catch (e) {
-      this.logger.warn(`group ${this.groupId}: member watch failed: ${errorText(e)}`);
+      this.warn(`member watch failed: ${errorText(e)}`);
     }
   }
 
@@ -135,7 +135,7 @@ export class MemberLiveness {
     try {
       await f();
     } catch (e) {
-      this.logger.warn(`group ${this.groupId}: member liveness: ${errorText(e)}`);
+      this.warn(`member liveness: ${errorText(e)}`);
     }
   }
 }
@@ -223,7 +223,6 @@ export interface RedisPresenceOptions {
 export class RedisPresence implements PresenceStore {
   readonly owner: string;
   private readyAt = 0;
-  private cached?: { at: number; owners: Promise<ReadonlySet<string> | undefined> };
 
   private constructor(
     private readonly client: Redis,
@@ -254,15 +253,11 @@ export class RedisPresence implements PresenceStore {
     return this.client.status === 'ready';
   }
 
-  liveOwners(since: number): Promise<ReadonlySet<string> | undefined> {
-    const now = Date.now();
-    if (!this.connected() || now - this.readyAt < (this.options.settleMs ?? 3_000))
+  // A list taken now is taken after `since`; the process's watch round asks once per period.
+  liveOwners(_since: number): Promise<ReadonlySet<string> | undefined> {
+    if (!this.connected() || Date.now() - this.readyAt < (this.options.settleMs ?? 3_000))
       return Promise.resolve(undefined);
-    // One CLIENT LIST serves every subscription of the process that asks after it was sent.
-    if (this.cached && this.cached.at >= since) return this.cached.owners;
-    const owners = this.listOwners();
-    this.cached = { at: now, owners };
-    return owners;
+    return this.listOwners();
   }
 
   private async listOwners(): Promise<ReadonlySet<string> | undefined> {
