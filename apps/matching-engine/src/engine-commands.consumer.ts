@@ -139,7 +139,7 @@ export class EngineCommandsConsumer implements OnApplicationBootstrap, OnModuleD
       }
       if (failure !== undefined) throw failure;
     });
-    await this.subscription?.commit(afterBatch(messages));
+    this.subscription?.commitLater(afterBatch(messages));
   }
 
   private async marketCommand(

@@ -63,6 +63,6 @@ export class RiskCommandsConsumer implements OnApplicationBootstrap, OnModuleDes
       }
     }
     await this.shard.handleTurn(messages[0]!.partition, inputs);
-    await this.subscription?.commit(afterBatch(messages));
+    this.subscription?.commitLater(afterBatch(messages));
   }
 }

@@ -97,6 +97,14 @@ export interface Subscription {
    */
   commit(offsets: TopicPartitionOffset | readonly TopicPartitionOffset[]): Promise<void>;
   /**
+   * `commit` without waiting for it: a stage's turn goes on with its next inputs while the position
+   * travels. Kafka sends at most one commit request per member at a time, carrying every position
+   * queued meanwhile (several turns and partitions in one); one refused (a rebalance) is logged and
+   * made good by the next; `close` sends what is queued before leaving. A crash can lose the last
+   * positions: the inputs after the stored one come again, which stages apply idempotently by offset.
+   */
+  commitLater(offsets: TopicPartitionOffset | readonly TopicPartitionOffset[]): void;
+  /**
    * The group's committed offset of an owned partition as it was when this member gained it
    * (undefined: none, or not owned). Every input below it had its outputs published by an earlier
    * owner, so a stage replaying from a snapshot may apply those without publishing again.

@@ -106,7 +106,7 @@ export class PricesProjector implements OnApplicationBootstrap, OnModuleDestroy 
       for (const symbol of touched) states.delete(symbol);
       throw e;
     }
-    await this.subscription?.commit(afterBatch(messages));
+    this.subscription?.commitLater(afterBatch(messages));
   }
 
   /**

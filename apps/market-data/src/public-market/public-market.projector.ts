@@ -124,7 +124,7 @@ export class PublicMarketProjector implements OnApplicationBootstrap, OnModuleDe
       throw e;
     }
     this.metrics?.marketDataLag.observe(Math.max(0, Date.now() - messages[0]!.timestamp) / 1000);
-    await this.subscription?.commit(afterBatch(messages));
+    this.subscription?.commitLater(afterBatch(messages));
     // A partial turn: let the next one gather events for MARKET_DATA_BATCH_MS in all (fewer, larger
     // transactions). The turn itself counts: events arrived while it ran, and waiting the whole
     // window again after a slow turn would only add to the lag.

@@ -115,7 +115,7 @@ export class HistoryProjector implements OnApplicationBootstrap, OnModuleDestroy
       { consumer: HISTORY_CONSUMER, topic: last.topic, partition: last.partition, offset: last.offset },
       batch,
     );
-    await this.subscription?.commit(afterBatch(messages));
+    this.subscription?.commitLater(afterBatch(messages));
     // A partial turn: let the next one gather more events (fewer, larger transactions).
     if (messages.length < MAX_TURN && this.config.HISTORY_BATCH_MS > 0)
       await new Promise((resolve) => setTimeout(resolve, this.config.HISTORY_BATCH_MS));

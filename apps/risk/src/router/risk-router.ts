@@ -86,7 +86,7 @@ export class RiskRouter implements OnApplicationBootstrap, OnModuleDestroy {
       }
     }
     await Promise.all(copies.map(([key, c]) => this.bus.publish(TOPICS.riskCommands.name, key, c)));
-    await this.subscription?.commit(afterBatch(messages));
+    this.subscription?.commitLater(afterBatch(messages));
   }
 
   private copyEngineEvent(m: BusMessage, copies: [string, RiskCommand][]): void {

@@ -58,6 +58,10 @@ export class KafkaSubscription implements Subscription {
   /** The current consumer's kafkajs cluster (kafkajs hands it to partition assigners). */
   private cluster?: Cluster;
   private readonly liveness?: MemberLiveness;
+  /** Positions waiting for the next commit request, by partition; `queued` settles with it. */
+  private readonly toCommit = new Map<string, TopicPartitionOffset>();
+  private queued?: Deferred;
+  private committing?: Promise<void>;
 
   constructor(
     private readonly kafka: Kafka,
@@ -215,11 +219,47 @@ export class KafkaSubscription implements Subscription {
     return [...this.parts.keys()].map(toTp);
   }
 
-  async commit(offsets: TopicPartitionOffset | readonly TopicPartitionOffset[]): Promise<void> {
+  commit(offsets: TopicPartitionOffset | readonly TopicPartitionOffset[]): Promise<void> {
+    return this.queueCommit(offsets);
+  }
+
+  commitLater(offsets: TopicPartitionOffset | readonly TopicPartitionOffset[]): void {
+    void this.queueCommit(offsets).catch(() => undefined); // logged by sendCommits
+  }
+
+  /** Settles once the request carrying `offsets` is answered (the next one if one is in flight). */
+  private queueCommit(offsets: TopicPartitionOffset | readonly TopicPartitionOffset[]): Promise<void> {
     const list = Array.isArray(offsets) ? offsets : [offsets as TopicPartitionOffset];
-    await this.consumer.commitOffsets(
-      list.map(({ topic, partition, offset }) => ({ topic, partition, offset })),
-    );
+    for (const { topic, partition, offset } of list)
+      this.toCommit.set(tpKey(topic, partition), { topic, partition, offset });
+    const queued = (this.queued ??= deferred());
+    this.committing ??= this.sendCommits();
+    return queued.promise;
+  }
+
+  /** One commit request at a time, each with every position queued while the previous travelled. */
+  private async sendCommits(): Promise<void> {
+    try {
+      while (this.toCommit.size) {
+        const sent = new Map(this.toCommit);
+        this.toCommit.clear();
+        const done = this.queued!;
+        this.queued = undefined;
+        try {
+          await this.consumer.commitOffsets([...sent.values()]);
+          done.resolve();
+        } catch (e) {
+          this.logger.debug?.(`group ${this.groupId}: commit refused: ${errorText(e)}`);
+          // Kept for the next request unless superseded or no longer this member's.
+          for (const [k, o] of sent) if (this.parts.has(k) && !this.toCommit.has(k)) this.toCommit.set(k, o);
+          if (this.toCommit.size) this.queued ??= deferred();
+          done.reject(e);
+          return;
+        }
+      }
+    } finally {
+      this.committing = undefined;
+    }
   }
 
   committedAtAssignment({ topic, partition }: TopicPartition): string | undefined {
@@ -244,12 +284,14 @@ export class KafkaSubscription implements Subscription {
     // While still a member: let the handler in flight finish, then onRevoked (it may still commit).
     await this.inflight;
     await this.assigning;
+    await this.commitsSent();
     const lost = this.assignment();
     this.parts.clear();
     const began = Date.now();
     await this.notify(this.options.onRevoked, lost, 'onRevoked');
     const revokedAt = Date.now();
     try {
+      await this.commitsSent();
       await this.consumer.disconnect();
       if (lost.length)
         this.logger.log(
@@ -260,6 +302,17 @@ export class KafkaSubscription implements Subscription {
       await this.liveness?.close();
       this.onClose?.();
     }
+  }
+
+  /** Every queued position sent (or refused), a refused one tried once more. */
+  private async commitsSent(): Promise<void> {
+    for (let tries = 0; tries < 2 && (this.committing || this.toCommit.size); tries++) {
+      if (!this.committing && this.toCommit.size) this.committing = this.sendCommits();
+      await this.committing;
+    }
+    this.queued?.reject(new BusClosedError());
+    this.queued = undefined;
+    this.toCommit.clear();
   }
 
   private settleJoin(error?: Error): void {
@@ -499,4 +552,18 @@ function decodeHeaders(headers: IHeaders | undefined): BusHeaders {
     if (last !== undefined) out[k] = Buffer.isBuffer(last) ? last.toString('utf8') : String(last);
   }
   return out;
+}
+
+interface Deferred {
+  promise: Promise<void>;
+  resolve: () => void;
+  reject: (e: unknown) => void;
+}
+
+function deferred(): Deferred {
+  let resolve!: () => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
+  promise.catch(() => undefined); // commitLater's callers do not wait; commit's get the rejection
+  return { promise, resolve, reject };
 }

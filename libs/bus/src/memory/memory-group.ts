@@ -1,3 +1,4 @@
+// Why this module is long: a group, its members and their per-partition cursors share one assignment and turn state; split, each part would reach into the others' privates.
 import {
   type BatchHandler,
   type BusConfig,
@@ -208,6 +209,8 @@ class Cursor implements BackgroundTurn {
             r = batchHandler ? batchHandler(older) : handler!(older[0]!);
           }
           if (r !== undefined) await r;
+          const committing = this.member.takeLater(log.topic, this.partition);
+          if (committing) await committing;
         } catch (e) {
           this.attempt++;
           const delay = retryDelay(this.attempt, this.member.retry);
@@ -252,6 +255,7 @@ export class MemberSubscription implements Subscription {
   readonly turns: BackgroundTurns;
   readonly cursors = new Map<string, Cursor>();
   private readonly committedAtGain = new Map<string, number>();
+  private readonly later = new Map<string, Promise<void>>();
   closed = false;
 
   constructor(
@@ -277,6 +281,29 @@ export class MemberSubscription implements Subscription {
   commit(offsets: TopicPartitionOffset | readonly TopicPartitionOffset[]): Promise<void> {
     const list = Array.isArray(offsets) ? offsets : [offsets as TopicPartitionOffset];
     return Promise.all(list.map((o) => this.bus.commitOffset(this.group, o))).then(() => undefined);
+  }
+
+  /**
+   * Here the commit is a journal record written with the turn's next write; the cursor still
+   * waits for it before its next turn (see Cursor.run), as a turn that awaited `commit` did: the
+   * inputs meanwhile make that turn larger.
+   */
+  commitLater(offsets: TopicPartitionOffset | readonly TopicPartitionOffset[]): void {
+    const list = Array.isArray(offsets) ? offsets : [offsets as TopicPartitionOffset];
+    for (const o of list) {
+      const written = this.bus
+        .commitOffset(this.group, o)
+        .catch((e: unknown) => this.logger.warn(`group ${this.groupId}: ${String(e)}`));
+      this.later.set(tpKey(o.topic, o.partition), written);
+    }
+  }
+
+  /** The commit a turn of this partition queued with commitLater, taken (Cursor.run awaits it). */
+  takeLater(topic: string, partition: number): Promise<void> | undefined {
+    const key = tpKey(topic, partition);
+    const written = this.later.get(key);
+    if (written) this.later.delete(key);
+    return written;
   }
 
   committedAtAssignment({ topic, partition }: TopicPartition): string | undefined {

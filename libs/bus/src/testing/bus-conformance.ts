@@ -272,6 +272,48 @@ export function busConformance(t: ConformanceTarget): void {
   );
 
   it(
+    'commitLater: turns go on while positions travel; the last one queued is stored, close sends it',
+    async () => {
+      const { bus, topic } = await setup('later');
+      const g = group();
+      const seen: number[] = [];
+      const member: { sub?: Subscription } = {};
+      let unset = 0;
+      let closing: Promise<void> | undefined;
+      member.sub = await bus.subscribe<{ i: number }>({
+        groupId: g,
+        topics: [topic.later],
+        maxBatch: 3,
+        // Each turn queues its position and returns at once, many while a request travels.
+        batchHandler: (ms) => {
+          seen.push(...ms.map((m) => m.value.i));
+          if (!member.sub) return void unset++;
+          member.sub.commitLater(afterBatch(ms));
+          // Leaves right after queuing its last position: close must send it.
+          if (seen.length === 40) closing = member.sub.close();
+        },
+      });
+      await Promise.all(Array.from({ length: 40 }, (_, i) => bus.publish(topic.later, `k${i % 8}`, { i })));
+      await eventually('40 messages', () => seen.length >= 40);
+      expect(unset).toBe(0);
+      expect([...seen].sort((a, b) => a - b)).toEqual([...Array(40).keys()]);
+      await closing;
+
+      for (let i = 40; i < 44; i++) await bus.publish(topic.later, `k${i % 8}`, { i });
+      const later: number[] = [];
+      await bus.subscribe<{ i: number }>({
+        groupId: g,
+        topics: [topic.later],
+        batchHandler: (ms) => void later.push(...ms.map((m) => m.value.i)),
+      });
+      await eventually('the four new messages', () => later.length >= 4);
+      await new Promise((r) => setTimeout(r, 100));
+      expect([...later].sort((a, b) => a - b)).toEqual([40, 41, 42, 43]);
+    },
+    timeout(),
+  );
+
+  it(
     'starts a never-committed group at the end with start: latest',
     async () => {
       const { bus, topic } = await setup('ticks');

@@ -72,7 +72,7 @@ export abstract class SnapshotStage<S> implements OnApplicationBootstrap, OnModu
     await this.snapshots.prune(this.label, last.partition, SNAPSHOTS_KEPT);
     // Held again only once stored: a failed turn reloads from the snapshot.
     this.states.set(last.partition, state);
-    await this.subscription?.commit(afterBatch(messages));
+    this.subscription?.commitLater(afterBatch(messages));
   }
 
   /** The snapshots' topic column: the stage's name with its input topic. */
