@@ -2,7 +2,6 @@
 import { type KafkaMock, startKafkaMock } from '@perp/testing';
 import type { BusMessage } from '../bus';
 import { silentLogger } from '../logger';
-import { idleWaitMs } from './fetch-coalescing';
 import { KafkaBus } from './kafka-bus';
 
 const TUNING = {
@@ -68,24 +67,5 @@ describe('KafkaBus on the librdkafka mock: record batches per fetch', () => {
     await Promise.all([20, 21, 22, 23].map((n) => bus.publish(topic, `k${n}`, { n })));
     expect(spy).toHaveBeenCalledTimes(1);
     spy.mockRestore();
-  });
-});
-
-describe('idleWaitMs: how long an idle fetcher waits', () => {
-  it('keeps the configured wait while answers come, doubles it per empty answer up to 100 ms', () => {
-    expect(idleWaitMs(10, 0)).toBe(10);
-    expect([1, 2, 3, 4, 5, 99].map((n) => idleWaitMs(10, n))).toEqual([20, 40, 80, 100, 100, 100]);
-  });
-
-  it('waits up to 400 ms once idle for 100 answers in a row (a topic with no traffic)', () => {
-    expect(idleWaitMs(10, 100)).toBe(400);
-    expect(idleWaitMs(100, 99)).toBe(100);
-    expect(idleWaitMs(100, 100)).toBe(400);
-  });
-
-  it('leaves a configured wait at or above the cap alone, and a zero wait at zero', () => {
-    expect(idleWaitMs(500, 3)).toBe(500);
-    expect(idleWaitMs(500, 1_000)).toBe(500);
-    expect(idleWaitMs(0, 1_000)).toBe(0);
   });
 });

@@ -24,21 +24,6 @@ const MAX_FOLLOW_UPS = 16;
  * short wait; only the first message after a quiet spell can wait up to this long.
  */
 const IDLE_WAIT_CAP_MS = 100;
-/**
- * A fetcher idle this many rounds in a row (some 10 s at the cap above: a topic with no traffic,
- * such as the markets, an admin price source or funding between rounds) waits up to
- * LONG_IDLE_WAIT_CAP_MS. Most of a cluster's fetchers are such; a hop of the order path is idle that
- * long only when nothing trades, so a failover (traffic stops for a few seconds) keeps the short cap.
- */
-const LONG_IDLE_ROUNDS = 100;
-const LONG_IDLE_WAIT_CAP_MS = 400;
-
-/** The wait of a fetch after `emptyRounds` empty answers in a row, the configured one being `wait`. */
-export function idleWaitMs(wait: number, emptyRounds: number): number {
-  if (emptyRounds === 0) return wait;
-  const cap = emptyRounds >= LONG_IDLE_ROUNDS ? LONG_IDLE_WAIT_CAP_MS : IDLE_WAIT_CAP_MS;
-  return wait >= cap ? wait : Math.min(cap, wait * 2 ** Math.min(emptyRounds, 10));
-}
 
 type Pending = { topic: string; partition: number; next: bigint; part: Broker.FetchPartitionResponse };
 
@@ -61,10 +46,11 @@ export function coalesceFetches(): void {
     const set = partitionSet(request);
     const idle = rounds.get(set) ?? 0;
     const wait = request.maxWaitTime ?? 5_000;
-    const idleWait = idleWaitMs(wait, idle);
     const response = await fetchOnce.call(
       this,
-      idleWait !== wait ? { ...request, maxWaitTime: idleWait } : request,
+      idle && wait < IDLE_WAIT_CAP_MS
+        ? { ...request, maxWaitTime: Math.min(IDLE_WAIT_CAP_MS, wait * 2 ** Math.min(idle, 10)) }
+        : request,
     );
     const empty = response.responses.every((t) => t.partitions.every((p) => p.messages.length === 0));
     if (empty) rounds.set(set, idle + 1);
