@@ -1,7 +1,7 @@
 /**
  * The benchmark's baseline, run as its own process like the exchange: plain `node:http` reading each
  * request's body and answering a small JSON object shaped like an order acknowledgement. Whatever the
- * exchange does beyond this is the cost of the order path.
+ * exchange does beyond this is the cost of the order path. `GET /sized/<n>` answers n bytes instead.
  */
 import { createServer } from 'node:http';
 
@@ -21,11 +21,26 @@ const HEADERS = {
   'content-length': Buffer.byteLength(BODY),
 };
 
+/** `GET /sized/<n>`: a JSON body of n bytes, the size of an exchange answer (reads beside it). */
+const SIZED = /^\/sized\/(\d{1,7})$/;
+const sized = new Map<number, { body: string; headers: Record<string, string | number> }>();
+
+function sizedAnswer(n: number) {
+  let a = sized.get(n);
+  if (a === undefined) {
+    const body = `{"pad":"${'x'.repeat(Math.max(0, n - 10))}"}`;
+    sized.set(n, (a = { body, headers: { ...HEADERS, 'content-length': Buffer.byteLength(body) } }));
+  }
+  return a;
+}
+
 const server = createServer((req, res) => {
+  const size = req.method === 'GET' ? SIZED.exec(req.url ?? '') : null;
+  const answer = size ? sizedAnswer(Number(size[1])) : { body: BODY, headers: HEADERS };
   req.resume();
   req.on('end', () => {
-    res.writeHead(200, HEADERS);
-    res.end(BODY);
+    res.writeHead(200, answer.headers);
+    res.end(answer.body);
   });
 });
 server.keepAliveTimeout = 60_000;

@@ -74,6 +74,7 @@ import {
   problems,
   ratios,
   type Row,
+  sameSizeRatios,
   type ServerKind,
   type Skipped,
   table,
@@ -282,7 +283,8 @@ const READ_SLICES = SHORT ? 1 : 5;
 /**
  * A public read against bare `node:http` serving its small JSON on the same machine at the same
  * time: both warmed, then measured in alternating slices (bare, exchange, bare, …), each side's
- * slices summed into one row (`bare.get.<id>` and `embedded.<id>`). A shared machine's speed moves
+ * slices summed into one row (`bare.get.<id>` and `embedded.<id>`). A third side, bare answering a
+ * body of the read's size (`bare.get.<id>.sized`), tells how much of the gap is the answer's bytes. A shared machine's speed moves
  * from minute to minute; slices side by side put both servers through the same stretch of it, where
  * one bare row at the start of the run did not.
  */
@@ -293,6 +295,8 @@ async function pairedReadRows(
   bareUrl: string,
   path: string,
 ): Promise<Row[]> {
+  // The answer's size as the row starts: a bare answer that long is the HTTP ceiling for this read.
+  const bytes = (await (await fetch(`${exchangeUrl}${path}`)).arrayBuffer()).byteLength;
   const sides = [
     {
       server: 'bare' as const,
@@ -300,6 +304,13 @@ async function pairedReadRows(
       label: `GET small JSON (beside ${id})`,
       url: bareUrl,
       path: '/',
+    },
+    {
+      server: 'bare' as const,
+      id: `get.${id}.sized`,
+      label: `GET JSON of its size, ${bytes} B (beside ${id})`,
+      url: bareUrl,
+      path: `/sized/${bytes}`,
     },
     { server: 'embedded' as const, id, label, url: exchangeUrl, path },
   ];
@@ -582,6 +593,9 @@ async function main(): Promise<number> {
     '\norder flow per cycle: (A BUY + B SELL at one price, they fill) x 2, A resting BUY, its cancel',
   );
   for (const s of skipped) console.log(`skipped ${s.server}: ${s.reason}`);
+  const sized = sameSizeRatios(rows);
+  if (Object.keys(sized).length)
+    console.log(`reads vs bare answering as many bytes (not a target): ${JSON.stringify(sized)}`);
   console.log(`targets (reported, not enforced): ${JSON.stringify(t)}`);
   for (const p of broken) console.log(`NOT A BENCHMARK: ${p}`);
   console.log(
@@ -595,6 +609,7 @@ async function main(): Promise<number> {
       totalSeconds: Number(((Date.now() - started) / 1000).toFixed(1)),
       rows,
       ratios: r,
+      sameSizeRatios: sameSizeRatios(rows),
       cpuRatios: cpuRatios(rows),
       heapGrowth,
       targets: t,

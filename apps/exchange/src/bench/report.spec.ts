@@ -1,4 +1,4 @@
-import { cpuRatios, problems, ratios, type Row, table, targets } from './report';
+import { cpuRatios, problems, ratios, type Row, sameSizeRatios, table, targets } from './report';
 
 const row = (id: string, perSecond: number, extra: Partial<Row> = {}): Row => {
   const [server, ...rest] = id.split('.');
@@ -50,6 +50,22 @@ describe('benchmark report', () => {
       'embedded.klines.c32': 0.6,
     });
     expect(table(rows)).toContain('45.0 %');
+  });
+
+  it('compares each read with bare answering as many bytes, where that row ran (informational)', () => {
+    const sized = [
+      ...rows,
+      row('bare.get.exchangeInfo.c32.sized', 14000),
+      row('bare.get.ticker.c32.sized', 16000),
+    ];
+    expect(sameSizeRatios(sized)).toEqual({
+      'embedded.exchangeInfo.c32': 0.9143,
+      'embedded.ticker.c32': 0.875,
+      'embedded.depth.c32': null,
+      'embedded.bookTicker.c32': null,
+      'embedded.klines.c32': null,
+    });
+    expect(sameSizeRatios(rows.filter((r) => r.id.includes('orders')))).toEqual({});
   });
 
   it('compares CPU per request with the bare row of the same shape, null where either is unknown', () => {

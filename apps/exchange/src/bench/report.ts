@@ -59,6 +59,18 @@ export const BASELINE_OF: Record<string, string> = {
   'embedded.klines.c32': 'bare.get.klines.c32',
 };
 
+/**
+ * Each read row over bare answering a body of the read's size (`<bare row>.sized`): what is left of
+ * the read's gap once the answer's bytes are on both sides. Informational; the targets use `ratios`.
+ */
+export function sameSizeRatios(rows: Row[]): Record<string, number | null> {
+  const out: Record<string, number | null> = {};
+  for (const [id, base] of Object.entries(BASELINE_OF))
+    if (base.startsWith('bare.get.') && rows.some((r) => r.id === id))
+      out[id] = ratio(rows, id, `${base}.sized`);
+  return out;
+}
+
 export function ratios(rows: Row[]): Record<string, number | null> {
   const out: Record<string, number | null> = {};
   for (const [id, base] of Object.entries(BASELINE_OF))
