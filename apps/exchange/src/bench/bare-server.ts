@@ -1,7 +1,8 @@
 /**
  * The benchmark's baseline, run as its own process like the exchange: plain `node:http` reading each
  * request's body and answering a small JSON object shaped like an order acknowledgement. Whatever the
- * exchange does beyond this is the cost of the order path. `GET /sized/<n>` answers n bytes instead.
+ * exchange does beyond this is the cost of the order path. `GET /sized/<n>` answers n bytes (10 at
+ * least) instead.
  */
 import { createServer } from 'node:http';
 
@@ -21,7 +22,7 @@ const HEADERS = {
   'content-length': Buffer.byteLength(BODY),
 };
 
-/** `GET /sized/<n>`: a JSON body of n bytes, the size of an exchange answer (reads beside it). */
+/** `GET /sized/<n>`: a JSON body of n bytes (10 at least), the size of an exchange answer beside it. */
 const SIZED = /^\/sized\/(\d{1,7})$/;
 const sized = new Map<number, { body: string; headers: Record<string, string | number> }>();
 

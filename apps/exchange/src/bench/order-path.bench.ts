@@ -283,10 +283,10 @@ const READ_SLICES = SHORT ? 1 : 5;
 /**
  * A public read against bare `node:http` serving its small JSON on the same machine at the same
  * time: both warmed, then measured in alternating slices (bare, exchange, bare, …), each side's
- * slices summed into one row (`bare.get.<id>` and `embedded.<id>`). A third side, bare answering a
- * body of the read's size (`bare.get.<id>.sized`), tells how much of the gap is the answer's bytes. A shared machine's speed moves
+ * slices summed into one row (`bare.get.<id>` and `embedded.<id>`). A shared machine's speed moves
  * from minute to minute; slices side by side put both servers through the same stretch of it, where
- * one bare row at the start of the run did not.
+ * one bare row at the start of the run did not. A third side, bare answering a body of the read's
+ * size (`bare.get.<id>.sized`), tells how much of the gap is the answer's bytes.
  */
 async function pairedReadRows(
   id: string,
@@ -609,7 +609,7 @@ async function main(): Promise<number> {
       totalSeconds: Number(((Date.now() - started) / 1000).toFixed(1)),
       rows,
       ratios: r,
-      sameSizeRatios: sameSizeRatios(rows),
+      sameSizeRatios: sized,
       cpuRatios: cpuRatios(rows),
       heapGrowth,
       targets: t,
