@@ -188,6 +188,13 @@ export function checkHandlers(options: SubscribeOptions<unknown>): number {
   return max;
 }
 
+/** `commit`'s argument as a list (one position or several). */
+export function offsetsOf(
+  offsets: TopicPartitionOffset | readonly TopicPartitionOffset[],
+): readonly TopicPartitionOffset[] {
+  return Array.isArray(offsets) ? offsets : [offsets as TopicPartitionOffset];
+}
+
 /** The commit position after a batch: its last message's next offset. */
 export function afterBatch(messages: readonly BusMessage[]): TopicPartitionOffset {
   const last = messages[messages.length - 1]!;

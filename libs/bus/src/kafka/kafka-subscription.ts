@@ -20,6 +20,7 @@ import {
   type Subscription,
   type TopicPartition,
   type TopicPartitionOffset,
+  offsetsOf,
 } from '../bus';
 import { errorText, retryDelay } from '../logger';
 import type { KafkaBusOptions } from './kafka-bus';
@@ -229,7 +230,7 @@ export class KafkaSubscription implements Subscription {
 
   /** Settles once the request carrying `offsets` is answered (the next one if one is in flight). */
   private queueCommit(offsets: TopicPartitionOffset | readonly TopicPartitionOffset[]): Promise<void> {
-    const list = Array.isArray(offsets) ? offsets : [offsets as TopicPartitionOffset];
+    const list = offsetsOf(offsets);
     for (const { topic, partition, offset } of list)
       this.toCommit.set(tpKey(topic, partition), { topic, partition, offset });
     const queued = (this.queued ??= deferred());

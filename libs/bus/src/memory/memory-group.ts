@@ -12,6 +12,7 @@ import {
   type Subscription,
   type TopicPartition,
   type TopicPartitionOffset,
+  offsetsOf,
 } from '../bus';
 import { errorText, retryDelay } from '../logger';
 import { KeyPartitioner } from '../partitioner';
@@ -279,7 +280,7 @@ export class MemberSubscription implements Subscription {
   }
 
   commit(offsets: TopicPartitionOffset | readonly TopicPartitionOffset[]): Promise<void> {
-    const list = Array.isArray(offsets) ? offsets : [offsets as TopicPartitionOffset];
+    const list = offsetsOf(offsets);
     return Promise.all(list.map((o) => this.bus.commitOffset(this.group, o))).then(() => undefined);
   }
 
@@ -289,7 +290,7 @@ export class MemberSubscription implements Subscription {
    * inputs meanwhile make that turn larger.
    */
   commitLater(offsets: TopicPartitionOffset | readonly TopicPartitionOffset[]): void {
-    const list = Array.isArray(offsets) ? offsets : [offsets as TopicPartitionOffset];
+    const list = offsetsOf(offsets);
     for (const o of list) {
       const written = this.bus
         .commitOffset(this.group, o)
