@@ -78,6 +78,14 @@ export interface HotStore {
    */
   subscribe(channel: string, handler: MessageHandler): Promise<Unsubscribe>;
 
+  /**
+   * Stores held in this process only (MemoryHotStore; Redis has none): a number that changes
+   * whenever `key` is written, deleted or expires, read synchronously; 0 while the key does not
+   * exist. A reader keeps what it made of a value beside the version it read it at, and reuses it
+   * while the version is the same, with no read and no await.
+   */
+  localVersion?(key: string): number;
+
   /** True when the store answers (readiness). */
   ping(): Promise<boolean>;
   /** Releases connections and timers; the store is unusable afterwards. */

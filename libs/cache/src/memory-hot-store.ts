@@ -14,9 +14,10 @@ import {
   wrongType,
 } from './hot-store';
 
+/** `v`: the store's write count when the entry was last changed (HotStore.localVersion). */
 type Entry =
-  | { kind: 'string'; value: string; expiresAt?: number }
-  | { kind: 'hash'; value: Map<string, string>; expiresAt?: number };
+  | { kind: 'string'; value: string; expiresAt?: number; v: number }
+  | { kind: 'hash'; value: Map<string, string>; expiresAt?: number; v: number };
 
 const Decimal = BigNumber.clone({ EXPONENTIAL_AT: 1e9 });
 
@@ -36,6 +37,8 @@ export class MemoryHotStore implements HotStore {
   private readonly now: () => number;
   private readonly onError: ErrorReporter;
   private closed = false;
+  /** Writes so far: each changed entry takes the next number as its version. */
+  private writes = 0;
 
   constructor(options: MemoryHotStoreOptions = {}) {
     this.now = options.now ?? Date.now;
@@ -57,19 +60,24 @@ export class MemoryHotStore implements HotStore {
 
   async set(key: string, value: string, options: { ttlMs?: number } = {}): Promise<void> {
     if (options.ttlMs !== undefined) assertTtl(options.ttlMs);
-    this.entries.set(key, { kind: 'string', value, expiresAt: this.expiry(options.ttlMs) });
+    this.entries.set(key, { kind: 'string', value, expiresAt: this.expiry(options.ttlMs), v: ++this.writes });
   }
 
   async setMany(entries: readonly HotEntry[]): Promise<void> {
     for (const e of entries) if (e.ttlMs !== undefined) assertTtl(e.ttlMs);
     for (const e of entries)
-      this.entries.set(e.key, { kind: 'string', value: e.value, expiresAt: this.expiry(e.ttlMs) });
+      this.entries.set(e.key, {
+        kind: 'string',
+        value: e.value,
+        expiresAt: this.expiry(e.ttlMs),
+        v: ++this.writes,
+      });
   }
 
   async setIfAbsent(key: string, value: string, options: { ttlMs?: number } = {}): Promise<boolean> {
     if (options.ttlMs !== undefined) assertTtl(options.ttlMs);
     if (this.entry(key)) return false;
-    this.entries.set(key, { kind: 'string', value, expiresAt: this.expiry(options.ttlMs) });
+    this.entries.set(key, { kind: 'string', value, expiresAt: this.expiry(options.ttlMs), v: ++this.writes });
     return true;
   }
 
@@ -96,11 +104,17 @@ export class MemoryHotStore implements HotStore {
       return { count: integer(entry.value), resetInMs: this.remaining(entry) ?? windowMs };
     }
     if (!entry) {
-      this.entries.set(key, { kind: 'string', value: String(amount), expiresAt: this.expiry(windowMs) });
+      this.entries.set(key, {
+        kind: 'string',
+        value: String(amount),
+        expiresAt: this.expiry(windowMs),
+        v: ++this.writes,
+      });
       return { count: amount, resetInMs: windowMs };
     }
     const count = integer(entry.value) + amount;
     entry.value = String(count);
+    entry.v = ++this.writes;
     entry.expiresAt ??= this.expiry(windowMs);
     return { count, resetInMs: this.remaining(entry) ?? windowMs };
   }
@@ -112,7 +126,9 @@ export class MemoryHotStore implements HotStore {
   async hset(key: string, fields: Record<string, string>): Promise<number> {
     const names = Object.keys(fields);
     if (names.length === 0) throw new RangeError('hset needs at least one field');
-    const hash = this.hashEntry(key, true)!.value;
+    const entry = this.hashEntry(key, true)!;
+    const hash = entry.value;
+    entry.v = ++this.writes;
     let added = 0;
     for (const name of names) {
       if (!hash.has(name)) added++;
@@ -130,6 +146,7 @@ export class MemoryHotStore implements HotStore {
     if (!entry) return 0;
     let n = 0;
     for (const field of new Set(fields)) if (entry.value.delete(field)) n++;
+    if (n > 0) entry.v = ++this.writes;
     if (entry.value.size === 0) this.entries.delete(key);
     return n;
   }
@@ -146,13 +163,18 @@ export class MemoryHotStore implements HotStore {
       // Like Redis DEL: the old key goes whatever its kind, and its TTL with it.
       this.entries.delete(key);
       if (names.length)
-        this.entries.set(key, { kind: 'hash', value: new Map(names.map((n) => [n, set[n]])) });
+        this.entries.set(key, {
+          kind: 'hash',
+          value: new Map(names.map((n) => [n, set[n]])),
+          v: ++this.writes,
+        });
       return;
     }
     if (!names.length && !del.length) return;
     // Resolved before any write, so a wrong-type key rejects with nothing changed.
     const entry = this.hashEntry(key, names.length > 0);
     if (!entry) return;
+    entry.v = ++this.writes;
     for (const name of names) entry.value.set(name, set[name]);
     for (const field of del) entry.value.delete(field);
     if (entry.value.size === 0) this.entries.delete(key);
@@ -163,7 +185,9 @@ export class MemoryHotStore implements HotStore {
     const current = this.hashEntry(key)?.value.get(field) ?? '0';
     assertDecimal(current, 'hash value');
     const sum = new Decimal(current).plus(new Decimal(delta)).toFixed();
-    this.hashEntry(key, true)!.value.set(field, sum);
+    const entry = this.hashEntry(key, true)!;
+    entry.value.set(field, sum);
+    entry.v = ++this.writes;
     return sum;
   }
 
@@ -194,6 +218,10 @@ export class MemoryHotStore implements HotStore {
       set.delete(subscription);
       if (set.size === 0 && this.channels.get(channel) === set) this.channels.delete(channel);
     };
+  }
+
+  localVersion(key: string): number {
+    return this.entry(key)?.v ?? 0;
   }
 
   async ping(): Promise<boolean> {
@@ -234,7 +262,7 @@ export class MemoryHotStore implements HotStore {
     const entry = this.entry(key);
     if (entry && entry.kind !== 'hash') throw wrongType();
     if (entry || !create) return entry;
-    const created: Entry = { kind: 'hash', value: new Map() };
+    const created: Entry = { kind: 'hash', value: new Map(), v: ++this.writes };
     this.entries.set(key, created);
     return created;
   }

@@ -77,8 +77,10 @@ const isPromise = (v: unknown): v is Promise<unknown> => v instanceof Promise;
  * around them, which cost more than the answer itself. Per distinct query the parameters are
  * parsed and weighed once; the weight is spent from this replica's lease (RequestWeights), so a
  * request awaits nothing unless the lease or the answer needs the hot store; bodies are serialized
- * once per projection version by the controllers' caches, and here per view object. A query that
- * is not plain (see `plainParams`) takes the usual way, which answers the same.
+ * once per projection version by the controllers' caches, and here per view object. With the
+ * embedded exchange's in-process hot store, a one-symbol answer is also kept with the versions of
+ * the keys it was made from (LocalAnswers) and written again with no read while they are unchanged.
+ * A query that is not plain (see `plainParams`) takes the usual way, which answers the same.
  */
 @Injectable()
 export class PublicReadLanes implements OnApplicationBootstrap, OnModuleDestroy {
@@ -103,16 +105,21 @@ export class PublicReadLanes implements OnApplicationBootstrap, OnModuleDestroy 
     const klines = get(FapiKlinesController);
     type Of<S extends FapiParamShape> = FapiFields<S>;
     this.add('/fapi/v1/exchangeInfo', {}, () => general.exchangeInfo());
-    this.add('/fapi/v1/depth', DEPTH_PARAMS, (q) => depth.depthOf(q as Of<typeof DEPTH_PARAMS>));
-    this.add('/fapi/v1/ticker/24hr', OPTIONAL_SYMBOL, (q) =>
-      tickers.ticker24hr(q as Of<typeof OPTIONAL_SYMBOL>),
-    );
+    // `…Now`: the answer kept from an earlier request while what it was made of is unchanged
+    // (an in-process hot store only), else the route's usual read.
+    const depthOf = (q: Of<typeof DEPTH_PARAMS>) => depth.depthNow(q) ?? depth.depthOf(q);
+    this.add('/fapi/v1/depth', DEPTH_PARAMS, (q) => depthOf(q as Of<typeof DEPTH_PARAMS>));
+    const ticker = (q: Of<typeof OPTIONAL_SYMBOL>) => tickers.ticker24hrNow(q) ?? tickers.ticker24hr(q);
+    this.add('/fapi/v1/ticker/24hr', OPTIONAL_SYMBOL, (q) => ticker(q as Of<typeof OPTIONAL_SYMBOL>));
+    const price = (q: Of<typeof OPTIONAL_SYMBOL>) => tickers.priceNow(q) ?? tickers.price(q);
     for (const path of ['/fapi/v1/ticker/price', '/fapi/v2/ticker/price'])
-      this.add(path, OPTIONAL_SYMBOL, (q) => tickers.price(q as Of<typeof OPTIONAL_SYMBOL>));
+      this.add(path, OPTIONAL_SYMBOL, (q) => price(q as Of<typeof OPTIONAL_SYMBOL>));
+    const bookTicker = (q: Of<typeof OPTIONAL_SYMBOL>) => tickers.bookTickerNow(q) ?? tickers.bookTicker(q);
     this.add('/fapi/v1/ticker/bookTicker', OPTIONAL_SYMBOL, (q) =>
-      tickers.bookTicker(q as Of<typeof OPTIONAL_SYMBOL>),
+      bookTicker(q as Of<typeof OPTIONAL_SYMBOL>),
     );
-    this.add('/fapi/v1/klines', KLINES_PARAMS, (q) => klines.lastPrice(q as Of<typeof KLINES_PARAMS>));
+    const candles = (q: Of<typeof KLINES_PARAMS>) => klines.lastPriceNow(q) ?? klines.lastPrice(q);
+    this.add('/fapi/v1/klines', KLINES_PARAMS, (q) => candles(q as Of<typeof KLINES_PARAMS>));
   }
 
   onModuleDestroy(): void {

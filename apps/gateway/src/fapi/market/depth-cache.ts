@@ -13,20 +13,36 @@ import { type SortedDepth, sortDepth } from './depth-view';
 export class DepthCache {
   private readonly books = new Map<string, SortedDepth>();
   private readonly loading = new Map<string, Promise<SortedDepth>>();
+  /**
+   * In-process store only (HotStore.localVersion): per symbol, the book that was current when the
+   * hash had this version (taken before the read: a later write only makes the next read miss).
+   */
+  private readonly current = new Map<string, { version: number; book: SortedDepth }>();
 
   constructor(@Inject(HOT_STORE) private readonly hot: HotStore) {}
 
   async book(m: Market): Promise<SortedDepth> {
-    const raw = await this.hot.hget(DEPTH_KEY(m.symbol), DEPTH_FIELDS.seq);
+    const key = DEPTH_KEY(m.symbol);
+    const version = this.hot.localVersion?.(key);
+    const raw = await this.hot.hget(key, DEPTH_FIELDS.seq);
     const seq = raw === undefined ? -1 : Number(raw);
     const cached = this.books.get(m.symbol);
-    if (cached && cached.seq === seq) return cached;
+    if (cached && cached.seq === seq) {
+      if (version !== undefined) this.current.set(m.symbol, { version, book: cached });
+      return cached;
+    }
     let pending = this.loading.get(m.symbol);
     if (!pending) {
       pending = this.load(m).finally(() => this.loading.delete(m.symbol));
       this.loading.set(m.symbol, pending);
     }
     return pending;
+  }
+
+  /** The sorted book with no read, when its hash is unchanged since `book` last saw it; else undefined. */
+  bookNow(m: Market): SortedDepth | undefined {
+    const c = this.current.get(m.symbol);
+    return c !== undefined && c.version === this.hot.localVersion?.(DEPTH_KEY(m.symbol)) ? c.book : undefined;
   }
 
   private async load(m: Market): Promise<SortedDepth> {

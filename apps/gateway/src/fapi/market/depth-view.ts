@@ -13,6 +13,8 @@ export interface SortedDepth {
   asks: DepthLevel[];
   /** `"bids":[…],"asks":[…]}` per limit as UTF-8, serialized once per book (see depthJson). */
   levelsJson: Map<number, Buffer>;
+  /** The last whole answer per limit and the millisecond it is for (see depthJson). */
+  answers: Map<number, { now: number; body: Buffer }>;
 }
 
 /** Sorts the hot store's unsorted levels (exact decimal order, through DepthBook) and renders them. */
@@ -30,6 +32,7 @@ export function sortDepth(m: Market, d: ProjectedDepth): SortedDepth {
     bids: top.bids.map(render),
     asks: top.asks.map(render),
     levelsJson: new Map(),
+    answers: new Map(),
   };
 }
 
@@ -58,7 +61,12 @@ export function depthJson(d: SortedDepth, limit: number, now: number): Buffer {
     levels = Buffer.from(`"bids":${JSON.stringify(v.bids)},"asks":${JSON.stringify(v.asks)}}`);
     d.levelsJson.set(limit, levels);
   }
-  // Only the head changes per request: the levels' bytes are copied, never encoded again.
+  // Only the head changes with the time (E, and T before any change): requests of one millisecond
+  // share one answer, the others copy the levels' bytes behind a new head.
+  const last = d.answers.get(limit);
+  if (last !== undefined && last.now === now) return last.body;
   const head = `{"lastUpdateId":${Math.max(d.seq, 0)},"E":${now},"T":${d.time || now},`;
-  return Buffer.concat([Buffer.from(head, 'latin1'), levels]);
+  const body = Buffer.concat([Buffer.from(head, 'latin1'), levels]);
+  d.answers.set(limit, { now, body });
+  return body;
 }

@@ -32,4 +32,10 @@ export class FapiDepthController {
     const limit = q.get('limit');
     return depthJson(await this.depth.book(m), limit, Date.now());
   }
+
+  /** `depthOf`'s answer with no read when the book is unchanged (DepthCache.bookNow); else undefined. */
+  depthNow(q: FapiFields<typeof DEPTH_PARAMS>): Buffer | undefined {
+    const book = this.depth.bookNow(fapiMarket(this.markets, q.get('symbol')));
+    return book && depthJson(book, q.get('limit'), Date.now());
+  }
 }

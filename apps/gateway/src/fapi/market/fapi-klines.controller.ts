@@ -47,7 +47,12 @@ export class FapiKlinesController {
   @ApiDoc(doc('Candles of the last price (with taker-buy volumes)'))
   lastPrice(@FapiInput(KLINES_PARAMS) q: Klines) {
     const m = fapiMarket(this.markets, q.get('symbol'));
-    return this.read(m, 'last', q);
+    return this.read(m, 'last', q, q);
+  }
+
+  /** `lastPrice`'s body with no read while unchanged (KlineReader.jsonNow); else undefined. */
+  lastPriceNow(q: Klines): Buffer | undefined {
+    return this.klines.jsonNow(q, Date.now());
   }
 
   /** By pair; every market is a perpetual, so `contractType` must be PERPETUAL (-1130 otherwise). */
@@ -86,10 +91,10 @@ export class FapiKlinesController {
     return this.read(m, 'premium', q);
   }
 
-  private read(m: Market, series: CandleSeriesName, q: Klines | PairKlines) {
+  private read(m: Market, series: CandleSeriesName, q: Klines | PairKlines, owner?: object) {
     const f = q as Klines;
     const interval = f.get('interval');
     const query = { startTime: f.get('startTime'), endTime: f.get('endTime'), limit: f.get('limit') };
-    return this.klines.json(m, series, interval, query, Date.now());
+    return this.klines.json(m, series, interval, query, Date.now(), owner);
   }
 }

@@ -9,8 +9,10 @@ import {
   type KlineInterval,
   type KlineRow,
   type Market,
+  nextBucketOpen,
 } from '@perp/domain';
 import { type CandleSeriesName, MarketDataRepository } from '@perp/persistence';
+import { LocalAnswers } from '../../markets/local-answers';
 import { candleOf, priceKlineRow, tradeKlineRow } from './kline-views';
 
 /** A kline request's window, as sent (times in ms). */
@@ -43,11 +45,14 @@ interface Cached {
 @Injectable()
 export class KlineReader {
   private readonly cache = new Map<string, Cached>();
+  private readonly local: LocalAnswers<object>;
 
   constructor(
     private readonly md: MarketDataRepository,
     @Inject(HOT_STORE) private readonly hot: HotStore,
-  ) {}
+  ) {
+    this.local = new LocalAnswers(hot, new WeakMap());
+  }
 
   async rows(
     m: Market,
@@ -59,16 +64,31 @@ export class KlineReader {
     return (await this.answer(m, series, interval, q, now)).rows;
   }
 
-  /** `rows` as a UTF-8 JSON body, serialised and encoded once per cached answer. */
+  /**
+   * `rows` as a UTF-8 JSON body, serialised and encoded once per cached answer. With `owner` (the
+   * request's parsed query, one object per distinct query) a last-price body is also kept for
+   * `jsonNow` while the candles' version is unchanged, within its bucket and KLINE_CACHE_MS.
+   */
   async json(
     m: Market,
     series: CandleSeriesName,
     interval: KlineInterval,
     q: KlineQuery,
     now: number,
+    owner?: object,
   ): Promise<Buffer> {
+    const keys = [CANDLES_VERSION_KEY(m.symbol)];
+    const versions = owner !== undefined && series === 'last' ? this.local.versions(keys) : undefined;
     const a = await this.answer(m, series, interval, q, now);
-    return (a.json ??= a.rows.then((rows) => Buffer.from(JSON.stringify(rows))));
+    const body = await (a.json ??= a.rows.then((rows) => Buffer.from(JSON.stringify(rows))));
+    if (versions)
+      this.local.keep(owner!, keys, versions, body, Math.min(a.expires, nextBucketOpen(interval, now)));
+    return body;
+  }
+
+  /** The body `json` kept for `owner`, if still the answer at `now` (an in-process store only). */
+  jsonNow(owner: object, now: number): Buffer | undefined {
+    return this.local.get(owner, now);
   }
 
   private async answer(

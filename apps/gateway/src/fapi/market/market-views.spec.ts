@@ -55,6 +55,7 @@ describe('depth views', () => {
         ['101.5', '3.000'],
       ],
       levelsJson: new Map(),
+      answers: new Map(),
     });
   });
 
@@ -76,6 +77,16 @@ describe('depth views', () => {
       expect(JSON.parse(depthJson(book, limit, T0 + 9).toString())).toEqual(depthView(book, limit, T0 + 9));
     expect([...book.levelsJson.keys()]).toEqual([1, 5, 500]);
     expect(JSON.parse(depthJson(book, 1, T0 + 10).toString()).E).toBe(T0 + 10);
+  });
+
+  it('answers requests of one millisecond with the same bytes, a later one with its own time', () => {
+    const book = sortDepth(BTC, projected);
+    const first = depthJson(book, 5, T0 + 9);
+    expect(depthJson(book, 5, T0 + 9)).toBe(first);
+    expect(depthJson(book, 1, T0 + 9)).not.toBe(first);
+    const later = depthJson(book, 5, T0 + 10);
+    expect(JSON.parse(later.toString())).toEqual(depthView(book, 5, T0 + 10));
+    expect(depthJson(book, 5, T0 + 10)).toBe(later);
   });
 });
 

@@ -1,0 +1,109 @@
+import { HOT_STORE, type HotStore } from '@perp/cache';
+import { BOOK_TOP_KEY, CANDLES_VERSION_KEY, DEPTH_KEY, TICKER_KEY } from '@perp/contracts';
+import { type InProcessExchange, noInterest, startInProcessExchange } from '@perp/exchange';
+import { createKey, http, json, type KeyPair, login, signed } from '@perp/testing';
+import { Wallet } from 'ethers';
+
+jest.setTimeout(60_000);
+
+const BTC = 'BTCUSDT';
+const PATHS = {
+  ticker: `/fapi/v1/ticker/24hr?symbol=${BTC}`,
+  price: `/fapi/v1/ticker/price?symbol=${BTC}`,
+  bookTicker: `/fapi/v1/ticker/bookTicker?symbol=${BTC}`,
+  depth: `/fapi/v1/depth?symbol=${BTC}&limit=5`,
+  klines: `/fapi/v1/klines?symbol=${BTC}&interval=1m&limit=5`,
+};
+/** The hot-store key each read depends on (what it would read again). */
+const KEYS: Record<keyof typeof PATHS, string> = {
+  ticker: TICKER_KEY(BTC),
+  price: TICKER_KEY(BTC),
+  bookTicker: BOOK_TOP_KEY(BTC),
+  depth: DEPTH_KEY(BTC),
+  klines: CANDLES_VERSION_KEY(BTC),
+};
+const TIMES = /"(E|T)":\d+/g;
+
+// The embedded exchange's hot store is in the process: the public read lanes give a kept answer
+// again with no read while the projection it was made from is unchanged, and read again once the
+// market-data service wrote a change.
+describe('public read lanes: kept answers while the projection is unchanged (embedded)', () => {
+  let ex: InProcessExchange;
+  let maker: KeyPair;
+  let taker: KeyPair;
+  let reads: jest.SpyInstance[];
+
+  /** The lane's answer, and the same request through Fastify and Nest (a percent-encoded query). */
+  const answers = async (path: string) => {
+    const text = async (p: string) => {
+      const r = await fetch(`${ex.url}${p}`);
+      expect(r.status).toBe(200);
+      return (await r.text()).replace(TIMES, '"$1":0');
+    };
+    return { lane: await text(path), nest: await text(path.replace('USDT', '%55SDT')) };
+  };
+  /** Hot-store reads of `key` since the spies were last cleared. */
+  const readsOf = (key: string) => reads.flatMap((s) => s.mock.calls).filter((c) => c[0] === key).length;
+  const order = async (key: KeyPair, params: Record<string, string>) => {
+    const r = await signed(ex.url, '/fapi/v1/order', key, {
+      method: 'POST',
+      params: { symbol: BTC, ...params },
+    });
+    expect(r.status).toBe(200);
+  };
+  const trader = async () => {
+    const wallet = Wallet.createRandom();
+    const key = await createKey(ex.url, await login(ex.url, wallet));
+    const deposit = { address: wallet.address.toLowerCase(), asset: 'USDT', amount: '100000' };
+    expect((await json(`${ex.url}/admin/v1/deposits`, 'POST', deposit, ex.adminToken)).status).toBe(200);
+    return key;
+  };
+  /** Waits until the projected ticker counts `n` trades. */
+  const tradesProjected = async (n: number) => {
+    for (let i = 0; i < 400; i++) {
+      const r = await http(`${ex.url}${PATHS.ticker}`);
+      if ((r.body as { count: number }).count === n) return;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error(`the ticker never counted ${n} trades`);
+  };
+
+  beforeAll(async () => {
+    ex = await startInProcessExchange({}, { markets: noInterest });
+    [maker, taker] = [await trader(), await trader()];
+    const price = { indexPrice: '50000' };
+    expect((await json(`${ex.url}/admin/v1/prices/${BTC}`, 'POST', price, ex.adminToken)).status).toBe(200);
+    await order(maker, { side: 'SELL', type: 'LIMIT', price: '50000', quantity: '0.010' });
+    await order(taker, { side: 'BUY', type: 'MARKET', quantity: '0.001' });
+    await tradesProjected(1);
+    const hot = ex.app.get<HotStore>(HOT_STORE, { strict: false });
+    reads = (['get', 'hget', 'hgetall'] as const).map((m) => jest.spyOn(hot, m));
+  });
+  afterAll(() => ex?.close());
+
+  it.each(Object.keys(PATHS) as (keyof typeof PATHS)[])(
+    '%s: given again with no read, the same as the Nest route, until a trade changes it',
+    async (name) => {
+      const path = PATHS[name];
+      const first = await answers(path);
+      expect(first.lane).toBe(first.nest);
+      reads.forEach((s) => s.mockClear());
+      const again = await answers(path);
+      expect(again.lane).toBe(first.lane);
+      // The Nest route read the key once; the lane did not.
+      expect(readsOf(KEYS[name])).toBe(1);
+
+      const { count } = (await http(`${ex.url}${PATHS.ticker}`)).body as { count: number };
+      await order(taker, { side: 'BUY', type: 'MARKET', quantity: '0.001' });
+      await tradesProjected(count + 1);
+      // The projections of one trade are written one after another: wait for this one's.
+      let after = await answers(path);
+      for (let i = 0; i < 400 && after.lane === first.lane; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+        after = await answers(path);
+      }
+      expect(after.lane).not.toBe(first.lane);
+      expect(after.lane).toBe(after.nest);
+    },
+  );
+});

@@ -1,0 +1,47 @@
+import { type HotStore, MemoryHotStore, RedisHotStore } from '@perp/cache';
+import { LocalAnswers } from './local-answers';
+
+describe('LocalAnswers', () => {
+  let hot: MemoryHotStore;
+  beforeEach(() => (hot = new MemoryHotStore()));
+  afterEach(() => hot.close());
+  const body = Buffer.from('{"a":1}');
+
+  it('gives a kept body while every key is at its version and before `until`', async () => {
+    const answers = new LocalAnswers<string>(hot);
+    await hot.set('k1', 'x');
+    const versions = answers.versions(['k1', 'k2']);
+    answers.keep('one', ['k1', 'k2'], versions, body, 100);
+    expect(answers.get('one', 99)).toBe(body);
+    expect(answers.get('one', 100)).toBeUndefined();
+    expect(answers.get('other', 0)).toBeUndefined();
+    await hot.hset('k2', { f: '1' }); // a key missing when kept, written since
+    expect(answers.get('one', 0)).toBeUndefined();
+  });
+
+  it('never gives a body kept from versions taken before a write', async () => {
+    const answers = new LocalAnswers<string>(hot);
+    const versions = answers.versions(['k']);
+    await hot.set('k', 'written between the versions and the read');
+    answers.keep('one', ['k'], versions, body);
+    expect(answers.get('one', 0)).toBeUndefined();
+  });
+
+  it('keeps nothing with a store that has no local versions (Redis)', () => {
+    // The Redis adapter's methods, unconnected: versions() looks for localVersion only.
+    const store = Object.create(RedisHotStore.prototype) as HotStore;
+    const answers = new LocalAnswers<string>(store);
+    const versions = answers.versions(['k']);
+    expect(versions).toBeUndefined();
+    answers.keep('one', ['k'], versions, body);
+    expect(answers.get('one', 0)).toBeUndefined();
+  });
+
+  it('keeps answers by object in a WeakMap shelf', () => {
+    const answers = new LocalAnswers<object>(hot, new WeakMap());
+    const owner = {};
+    answers.keep(owner, ['k'], answers.versions(['k']), body);
+    expect(answers.get(owner, 0)).toBe(body);
+    expect(answers.get({}, 0)).toBeUndefined();
+  });
+});
