@@ -19,6 +19,7 @@ export class FapiGeneralController {
   private readonly rateLimits: ReturnType<typeof exchangeInfoRateLimits>;
   /** exchangeInfo's UTF-8 JSON around its serverTime, for the market objects it was rendered from. */
   private rendered?: { markets: readonly Market[]; head: Buffer; tail: Buffer };
+  private last?: { rendered: NonNullable<FapiGeneralController['rendered']>; now: number; body: Buffer };
 
   constructor(
     @Inject(CHAIN) private readonly chain: Chain,
@@ -69,6 +70,12 @@ export class FapiGeneralController {
         tail: Buffer.from(json.slice(at + SERVER_TIME_FIELD.length)),
       };
     }
-    return Buffer.concat([r.head, Buffer.from(String(Date.now()), 'latin1'), r.tail]);
+    // Requests of one millisecond share one answer (4 KB and more, copied once).
+    const now = Date.now();
+    const last = this.last;
+    if (last !== undefined && last.rendered === r && last.now === now) return last.body;
+    const body = Buffer.concat([r.head, Buffer.from(String(now), 'latin1'), r.tail]);
+    this.last = { rendered: r, now, body };
+    return body;
   }
 }

@@ -1,6 +1,6 @@
 import { errorEnvelope, type Metrics } from '@perp/runtime';
 import type { ServerResponse } from 'node:http';
-import { countHeaders, LEGACY_WEIGHT_HEADER } from '../../rate-limits/rate-limit-rules';
+import { LEGACY_WEIGHT_HEADER } from '../../rate-limits/rate-limit-rules';
 import type { LimitOutcome } from '../../rate-limits/window-limiter';
 
 /** What the fast lanes share: headers, bodies and metrics as Fastify, Nest and the filter make them. */
@@ -20,9 +20,13 @@ const lower = (name: string) => {
  * `legacyWeight`, the unsuffixed weight header too (FapiWeightGuard's).
  */
 export function countHeaderPairs(outcome: LimitOutcome, legacyWeight: boolean): string[] {
+  // countHeaders' pairs, without its object: this runs once per answer.
   const out: string[] = [];
-  for (const [name, count] of Object.entries(countHeaders(outcome.windows, outcome.states)))
-    out.push(lower(name), count);
+  const { windows, states } = outcome;
+  for (let i = 0; i < windows.length; i++) {
+    const header = windows[i]!.header;
+    if (header) out.push(lower(header), String(states[i]!.count));
+  }
   if (legacyWeight && out.length > 0) out.push(lower(LEGACY_WEIGHT_HEADER), out[1]!);
   return out;
 }
