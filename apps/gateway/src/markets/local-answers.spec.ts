@@ -37,6 +37,21 @@ describe('LocalAnswers', () => {
     expect(answers.get('one', 0)).toBeUndefined();
   });
 
+  it('makes a body only to keep it: not without versions, nor again for the same versions', async () => {
+    const answers = new LocalAnswers<string>(hot);
+    const made = jest.fn(() => body);
+    const versions = answers.versions(['k']);
+    answers.keep('one', ['k'], versions, made);
+    answers.keep('one', ['k'], versions, made);
+    expect(made).toHaveBeenCalledTimes(1);
+    await hot.set('k', 'x');
+    answers.keep('one', ['k'], answers.versions(['k']), made);
+    expect(made).toHaveBeenCalledTimes(2);
+    answers.keep('one', ['k'], undefined, made);
+    expect(made).toHaveBeenCalledTimes(2);
+    expect(answers.get('one', 0)).toBe(body);
+  });
+
   it('keeps answers by object in a WeakMap shelf', () => {
     const answers = new LocalAnswers<object>(hot, new WeakMap());
     const owner = {};

@@ -34,6 +34,11 @@ export class LocalAnswers<K> {
     private readonly shelf: Shelf<K> = new Map<K, Kept>(),
   ) {}
 
+  /** False with a store that has no versions: nothing is ever kept. */
+  get active(): boolean {
+    return this.hot.localVersion !== undefined;
+  }
+
   /** The keys' versions now; undefined when the store has none (`keep` then keeps nothing). */
   versions(keys: readonly string[]): number[] | undefined {
     const hot = this.hot;
@@ -43,23 +48,33 @@ export class LocalAnswers<K> {
 
   /** The body kept for `id` if it is still the answer at `now`. */
   get(id: K, now: number): Buffer | undefined {
+    if (this.hot.localVersion === undefined) return undefined;
     const kept = this.shelf.get(id);
     if (kept === undefined || now >= kept.until) return undefined;
     for (let i = 0; i < kept.keys.length; i++)
-      if (this.hot.localVersion!(kept.keys[i]!) !== kept.versions[i]) return undefined;
+      if (this.hot.localVersion(kept.keys[i]!) !== kept.versions[i]) return undefined;
     return kept.body;
   }
 
-  /** Keeps `body` as the answer for `id` while `keys` stay at `versions` (taken before the reads). */
+  /**
+   * Keeps the answer for `id` while `keys` stay at `versions` (taken before the reads). `body` is
+   * made only when kept: not without versions, nor when the one kept is already of these versions.
+   */
   keep(
     id: K,
     keys: readonly string[],
     versions: readonly number[] | undefined,
-    body: Buffer,
+    body: Buffer | (() => Buffer),
     until = Infinity,
-  ) {
+  ): void {
     if (versions === undefined) return;
+    const kept = this.shelf.get(id);
+    if (kept !== undefined && kept.until === until && sameVersions(kept.versions, versions)) return;
     if (this.shelf instanceof Map && this.shelf.size >= MAX_KEPT) this.shelf.clear();
-    this.shelf.set(id, { keys, versions, body, until });
+    this.shelf.set(id, { keys, versions, body: typeof body === 'function' ? body() : body, until });
   }
+}
+
+function sameVersions(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
 }

@@ -39,10 +39,16 @@ export class DepthCache {
     return pending;
   }
 
+  /** The store is in this process (`bookNow` can answer). */
+  get local(): boolean {
+    return this.hot.localVersion !== undefined;
+  }
+
   /** The sorted book with no read, when its hash is unchanged since `book` last saw it; else undefined. */
   bookNow(m: Market): SortedDepth | undefined {
+    if (this.hot.localVersion === undefined) return undefined;
     const c = this.current.get(m.symbol);
-    return c !== undefined && c.version === this.hot.localVersion?.(DEPTH_KEY(m.symbol)) ? c.book : undefined;
+    return c !== undefined && c.version === this.hot.localVersion(DEPTH_KEY(m.symbol)) ? c.book : undefined;
   }
 
   private async load(m: Market): Promise<SortedDepth> {

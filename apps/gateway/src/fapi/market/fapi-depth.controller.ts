@@ -35,6 +35,7 @@ export class FapiDepthController {
 
   /** `depthOf`'s answer with no read when the book is unchanged (DepthCache.bookNow); else undefined. */
   depthNow(q: FapiFields<typeof DEPTH_PARAMS>): Buffer | undefined {
+    if (!this.depth.local) return undefined;
     const book = this.depth.bookNow(fapiMarket(this.markets, q.get('symbol')));
     return book && depthJson(book, q.get('limit'), Date.now());
   }

@@ -64,7 +64,7 @@ export class FapiTickersController {
       const [top, feed] = await Promise.all([this.hot.hgetall(keys[0]), this.hot.hgetall(keys[1])]);
       const view = this.books.view(m, top, feed, now);
       // A view stamped with the request's time (nothing projected yet) is not kept.
-      if (view.time !== now) this.bookBodies.keep(m, keys, versions, Buffer.from(JSON.stringify(view)));
+      if (view.time !== now) this.bookBodies.keep(m, keys, versions, () => Buffer.from(JSON.stringify(view)));
       return view;
     });
   }
@@ -87,7 +87,7 @@ export class FapiTickersController {
   }
 
   private keptOne(q: Q, bodies: LocalAnswers<Market>): Buffer | undefined {
-    const symbol = q.get('symbol');
+    const symbol = bodies.active ? q.get('symbol') : undefined;
     return symbol === undefined ? undefined : bodies.get(fapiMarket(this.markets, symbol), Date.now());
   }
 
@@ -102,7 +102,7 @@ export class FapiTickersController {
     const raw = await this.hot.get(keys[0]!);
     const view = memo.view(m, raw, now);
     // Without a projected state the view depends on the time: not kept.
-    if (raw !== undefined) bodies.keep(m, keys, versions, Buffer.from(JSON.stringify(view)));
+    if (raw !== undefined) bodies.keep(m, keys, versions, () => Buffer.from(JSON.stringify(view)));
     return view;
   }
 
