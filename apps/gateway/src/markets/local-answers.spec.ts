@@ -6,57 +6,58 @@ describe('LocalAnswers', () => {
   beforeEach(() => (hot = new MemoryHotStore()));
   afterEach(() => hot.close());
   const body = Buffer.from('{"a":1}');
+  const one = {};
 
   it('gives a kept body while every key is at its version and before `until`', async () => {
-    const answers = new LocalAnswers<string>(hot);
+    const answers = new LocalAnswers<object>(hot);
     await hot.set('k1', 'x');
     const versions = answers.versions(['k1', 'k2']);
-    answers.keep('one', ['k1', 'k2'], versions, body, 100);
-    expect(answers.get('one', 99)).toBe(body);
-    expect(answers.get('one', 100)).toBeUndefined();
-    expect(answers.get('other', 0)).toBeUndefined();
+    answers.keep(one, ['k1', 'k2'], versions, body, 100);
+    expect(answers.get(one, 99)).toBe(body);
+    expect(answers.get(one, 100)).toBeUndefined();
+    expect(answers.get({}, 0)).toBeUndefined();
     await hot.hset('k2', { f: '1' }); // a key missing when kept, written since
-    expect(answers.get('one', 0)).toBeUndefined();
+    expect(answers.get(one, 0)).toBeUndefined();
   });
 
   it('never gives a body kept from versions taken before a write', async () => {
-    const answers = new LocalAnswers<string>(hot);
+    const answers = new LocalAnswers<object>(hot);
     const versions = answers.versions(['k']);
     await hot.set('k', 'written between the versions and the read');
-    answers.keep('one', ['k'], versions, body);
-    expect(answers.get('one', 0)).toBeUndefined();
+    answers.keep(one, ['k'], versions, body);
+    expect(answers.get(one, 0)).toBeUndefined();
   });
 
   it('keeps nothing with a store that has no local versions (Redis)', () => {
     // The Redis adapter's methods, unconnected: versions() looks for localVersion only.
     const store = Object.create(RedisHotStore.prototype) as HotStore;
-    const answers = new LocalAnswers<string>(store);
+    const answers = new LocalAnswers<object>(store);
     const versions = answers.versions(['k']);
     expect(versions).toBeUndefined();
-    answers.keep('one', ['k'], versions, body);
-    expect(answers.get('one', 0)).toBeUndefined();
+    answers.keep(one, ['k'], versions, body);
+    expect(answers.get(one, 0)).toBeUndefined();
   });
 
   it('makes a body only to keep it: not without versions, nor again for the same versions', async () => {
-    const answers = new LocalAnswers<string>(hot);
+    const answers = new LocalAnswers<object>(hot);
     const made = jest.fn(() => body);
     const versions = answers.versions(['k']);
-    answers.keep('one', ['k'], versions, made);
-    answers.keep('one', ['k'], versions, made);
+    answers.keep(one, ['k'], versions, made);
+    answers.keep(one, ['k'], versions, made);
     expect(made).toHaveBeenCalledTimes(1);
     await hot.set('k', 'x');
-    answers.keep('one', ['k'], answers.versions(['k']), made);
+    answers.keep(one, ['k'], answers.versions(['k']), made);
     expect(made).toHaveBeenCalledTimes(2);
-    answers.keep('one', ['k'], undefined, made);
+    answers.keep(one, ['k'], undefined, made);
     expect(made).toHaveBeenCalledTimes(2);
-    expect(answers.get('one', 0)).toBe(body);
+    expect(answers.get(one, 0)).toBe(body);
   });
 
-  it('keeps answers by object in a WeakMap shelf', () => {
-    const answers = new LocalAnswers<object>(hot, new WeakMap());
-    const owner = {};
-    answers.keep(owner, ['k'], answers.versions(['k']), body);
-    expect(answers.get(owner, 0)).toBe(body);
+  it('keeps any value, per object', () => {
+    const answers = new LocalAnswers<object, { seq: number }>(hot);
+    const book = { seq: 7 };
+    answers.keep(one, ['k'], answers.versions(['k']), book);
+    expect(answers.get(one, 0)).toBe(book);
     expect(answers.get({}, 0)).toBeUndefined();
   });
 });

@@ -1,25 +1,17 @@
 import type { HotStore } from '@perp/cache';
 
-interface Kept {
+interface Kept<V> {
   keys: readonly string[];
   versions: readonly number[];
-  body: Buffer;
-  /** Local time (ms) from which the body is no longer the answer, whatever the store holds. */
+  value: V;
+  /** Local time (ms) from which the value is no longer the answer, whatever the store holds. */
   until: number;
 }
 
-/** Where answers are kept: a Map by name, or a WeakMap by a request's parsed-query object. */
-interface Shelf<K> {
-  get(id: K): Kept | undefined;
-  set(id: K, kept: Kept): unknown;
-}
-
-/** Answers kept by name at most; past it the shelf is emptied (names are client-chosen). */
-const MAX_KEPT = 10_000;
-
 /**
- * Answer bodies of public market reads kept beside the versions of the hot-store keys they were
- * made from (HotStore.localVersion), and given again while every one of those versions is
+ * What public market reads made from the hot store (answer bodies, a sorted book), kept per
+ * object (a market, a request's parsed query; dropped with it) beside the versions of the keys it
+ * was made from (HotStore.localVersion), and given again while every one of those versions is
  * unchanged and `until` has not come: no read, no await, no serialization. Only a store in this
  * process has versions (the embedded exchange); with Redis nothing is kept and every request
  * reads as before.
@@ -28,11 +20,10 @@ const MAX_KEPT = 10_000;
  * values at those versions or later: a write between the two makes the next request read again,
  * never keeps an older answer under a newer version.
  */
-export class LocalAnswers<K> {
-  constructor(
-    private readonly hot: HotStore,
-    private readonly shelf: Shelf<K> = new Map<K, Kept>(),
-  ) {}
+export class LocalAnswers<K extends object, V = Buffer> {
+  private readonly shelf = new WeakMap<K, Kept<V>>();
+
+  constructor(private readonly hot: HotStore) {}
 
   /** False with a store that has no versions: nothing is ever kept. */
   get active(): boolean {
@@ -46,32 +37,33 @@ export class LocalAnswers<K> {
     return keys.map((k) => hot.localVersion!(k));
   }
 
-  /** The body kept for `id` if it is still the answer at `now`. */
-  get(id: K, now: number): Buffer | undefined {
+  /** The value kept for `id` if it is still the answer at `now`. */
+  get(id: K, now: number): V | undefined {
     if (this.hot.localVersion === undefined) return undefined;
     const kept = this.shelf.get(id);
     if (kept === undefined || now >= kept.until) return undefined;
     for (let i = 0; i < kept.keys.length; i++)
       if (this.hot.localVersion(kept.keys[i]!) !== kept.versions[i]) return undefined;
-    return kept.body;
+    return kept.value;
   }
 
   /**
-   * Keeps the answer for `id` while `keys` stay at `versions` (taken before the reads). `body` is
-   * made only when kept: not without versions, nor when the one kept is already of these versions.
+   * Keeps the answer for `id` while `keys` stay at `versions` (taken before the reads). A function
+   * `value` is called only when kept: not without versions, nor when the one kept is already of
+   * these versions.
    */
   keep(
     id: K,
     keys: readonly string[],
     versions: readonly number[] | undefined,
-    body: Buffer | (() => Buffer),
+    value: V | (() => V),
     until = Infinity,
   ): void {
     if (versions === undefined) return;
     const kept = this.shelf.get(id);
     if (kept !== undefined && kept.until === until && sameVersions(kept.versions, versions)) return;
-    if (this.shelf instanceof Map && this.shelf.size >= MAX_KEPT) this.shelf.clear();
-    this.shelf.set(id, { keys, versions, body: typeof body === 'function' ? body() : body, until });
+    const made = typeof value === 'function' ? (value as () => V)() : value;
+    this.shelf.set(id, { keys, versions, value: made, until });
   }
 }
 

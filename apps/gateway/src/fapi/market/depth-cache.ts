@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { HOT_STORE, type HotStore } from '@perp/cache';
 import { DEPTH_FIELDS, DEPTH_KEY, readDepth } from '@perp/contracts';
 import type { Market } from '@perp/domain';
+import { LocalAnswers } from '../../markets/local-answers';
 import { type SortedDepth, sortDepth } from './depth-view';
 
 /**
@@ -13,22 +14,21 @@ import { type SortedDepth, sortDepth } from './depth-view';
 export class DepthCache {
   private readonly books = new Map<string, SortedDepth>();
   private readonly loading = new Map<string, Promise<SortedDepth>>();
-  /**
-   * In-process store only (HotStore.localVersion): per symbol, the book that was current when the
-   * hash had this version (taken before the read: a later write only makes the next read miss).
-   */
-  private readonly current = new Map<string, { version: number; book: SortedDepth }>();
+  /** In-process store only: per market, the book current at its hash's version (LocalAnswers). */
+  private readonly current: LocalAnswers<Market, SortedDepth>;
 
-  constructor(@Inject(HOT_STORE) private readonly hot: HotStore) {}
+  constructor(@Inject(HOT_STORE) private readonly hot: HotStore) {
+    this.current = new LocalAnswers(hot);
+  }
 
   async book(m: Market): Promise<SortedDepth> {
-    const key = DEPTH_KEY(m.symbol);
-    const version = this.hot.localVersion?.(key);
-    const raw = await this.hot.hget(key, DEPTH_FIELDS.seq);
+    const keys = [DEPTH_KEY(m.symbol)];
+    const versions = this.current.versions(keys);
+    const raw = await this.hot.hget(keys[0]!, DEPTH_FIELDS.seq);
     const seq = raw === undefined ? -1 : Number(raw);
     const cached = this.books.get(m.symbol);
     if (cached && cached.seq === seq) {
-      if (version !== undefined) this.current.set(m.symbol, { version, book: cached });
+      this.current.keep(m, keys, versions, cached);
       return cached;
     }
     let pending = this.loading.get(m.symbol);
@@ -41,14 +41,12 @@ export class DepthCache {
 
   /** The store is in this process (`bookNow` can answer). */
   get local(): boolean {
-    return this.hot.localVersion !== undefined;
+    return this.current.active;
   }
 
   /** The sorted book with no read, when its hash is unchanged since `book` last saw it; else undefined. */
   bookNow(m: Market): SortedDepth | undefined {
-    if (this.hot.localVersion === undefined) return undefined;
-    const c = this.current.get(m.symbol);
-    return c !== undefined && c.version === this.hot.localVersion(DEPTH_KEY(m.symbol)) ? c.book : undefined;
+    return this.current.get(m, 0); // kept with no end time: `now` does not matter
   }
 
   private async load(m: Market): Promise<SortedDepth> {

@@ -38,9 +38,9 @@ export class FapiTickersController {
     private readonly markets: MarketRegistry,
     @Inject(HOT_STORE) private readonly hot: HotStore,
   ) {
-    this.tickerBodies = new LocalAnswers(hot, new WeakMap());
-    this.priceBodies = new LocalAnswers(hot, new WeakMap());
-    this.bookBodies = new LocalAnswers(hot, new WeakMap());
+    this.tickerBodies = new LocalAnswers(hot);
+    this.priceBodies = new LocalAnswers(hot);
+    this.bookBodies = new LocalAnswers(hot);
   }
 
   @Get('fapi/v1/ticker/24hr')

@@ -51,7 +51,7 @@ export class KlineReader {
     private readonly md: MarketDataRepository,
     @Inject(HOT_STORE) private readonly hot: HotStore,
   ) {
-    this.local = new LocalAnswers(hot, new WeakMap());
+    this.local = new LocalAnswers(hot);
   }
 
   async rows(
