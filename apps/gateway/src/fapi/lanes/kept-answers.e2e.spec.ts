@@ -3,6 +3,7 @@ import { BOOK_TOP_KEY, CANDLES_VERSION_KEY, DEPTH_KEY, TICKER_KEY } from '@perp/
 import { type InProcessExchange, noInterest, startInProcessExchange } from '@perp/exchange';
 import { createKey, http, json, type KeyPair, login, signed } from '@perp/testing';
 import { Wallet } from 'ethers';
+import { KLINE_CACHE_MS } from '../market/kline-reader';
 
 jest.setTimeout(60_000);
 
@@ -85,13 +86,25 @@ describe('public read lanes: kept answers while the projection is unchanged (emb
     '%s: given again with no read, the same as the Nest route, until a trade changes it',
     async (name) => {
       const path = PATHS[name];
-      const first = await answers(path);
-      expect(first.lane).toBe(first.nest);
-      reads.forEach((s) => s.mockClear());
-      const again = await answers(path);
-      expect(again.lane).toBe(first.lane);
-      // The Nest route read the key once; the lane did not.
-      expect(readsOf(KEYS[name])).toBe(1);
+      // A kept klines body lasts KLINE_CACHE_MS and its bucket: on a loaded machine the two rounds
+      // may outlast that, which rightly reads again, so such an attempt is made again once the
+      // answer it kept has lapsed (an attempt's window opens with its first request).
+      const inOneWindow = (t0: number, t1: number) =>
+        t1 - t0 < KLINE_CACHE_MS && Math.floor(t0 / 60_000) === Math.floor(t1 / 60_000);
+      let first: { lane: string; nest: string };
+      for (let attempt = 0; ; attempt++) {
+        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, KLINE_CACHE_MS));
+        const t0 = Date.now();
+        first = await answers(path);
+        expect(first.lane).toBe(first.nest);
+        reads.forEach((s) => s.mockClear());
+        const again = await answers(path);
+        expect(again.lane).toBe(first.lane);
+        if (!inOneWindow(t0, Date.now()) && attempt < 20) continue;
+        // The Nest route read the key once; the lane did not.
+        expect(readsOf(KEYS[name])).toBe(1);
+        break;
+      }
 
       const { count } = (await http(`${ex.url}${PATHS.ticker}`)).body as { count: number };
       await order(taker, { side: 'BUY', type: 'MARKET', quantity: '0.001' });
