@@ -115,6 +115,8 @@ describe('crash and replay: killed risk and engine shards (real processes, Kafka
     cluster = await openClusterEnvironment('crash', 13, {
       RISK_SNAPSHOT_EVERY: '5',
       ENGINE_SNAPSHOT_EVERY: '5',
+      RISK_SNAPSHOT_MIN_INTERVAL_MS: '0',
+      ENGINE_SNAPSHOT_MIN_INTERVAL_MS: '0',
     });
     const { redis, env } = cluster;
     const dbUrl = env.DATABASE_URL!;

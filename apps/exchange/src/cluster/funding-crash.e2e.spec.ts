@@ -41,7 +41,11 @@ describe('funding across kill -9 of the funding service and a risk shard (real p
       if (m.symbol === BTC) m.fundingIntervalMinutes = 1;
     });
     // Redis database 8: this suite's own (see cluster-environment.harness.ts for the others).
-    cluster = await openClusterEnvironment('funding', 8, { DEPLOY_DIR: deployDir, RISK_SNAPSHOT_EVERY: '3' });
+    cluster = await openClusterEnvironment('funding', 8, {
+      DEPLOY_DIR: deployDir,
+      RISK_SNAPSHOT_EVERY: '3',
+      RISK_SNAPSHOT_MIN_INTERVAL_MS: '0',
+    });
     const start = (app: string) => cluster!.start(app);
     const gateway = await start('gateway');
     await start('matching-engine');

@@ -48,6 +48,8 @@ describe('liquidation cascade across kill -9 of a risk shard and the engine shar
     cluster = await openClusterEnvironment('liquidation', REDIS_DB, {
       RISK_SNAPSHOT_EVERY: '3',
       ENGINE_SNAPSHOT_EVERY: '3',
+      RISK_SNAPSHOT_MIN_INTERVAL_MS: '0',
+      ENGINE_SNAPSHOT_MIN_INTERVAL_MS: '0',
       DEPLOY_DIR: deployDir,
     });
     const start = (app: string) => cluster!.start(app);

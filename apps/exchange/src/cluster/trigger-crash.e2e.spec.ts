@@ -35,6 +35,7 @@ describe('algo triggers across a killed risk shard (real processes, Kafka mock)'
   it('fires each trigger exactly once', async () => {
     cluster = await openClusterEnvironment('triggers', REDIS_DB, {
       RISK_SNAPSHOT_EVERY: '3',
+      RISK_SNAPSHOT_MIN_INTERVAL_MS: '0',
       DEPLOY_DIR: deployDir,
     });
     const start = (app: string) => cluster!.start(app);

@@ -42,6 +42,7 @@ afterEach(async () => {
 
 async function startEngine(snapshotEvery = 1000, republish = false): Promise<EngineCommandsConsumer> {
   process.env.ENGINE_SNAPSHOT_EVERY = String(snapshotEvery);
+  process.env.ENGINE_SNAPSHOT_MIN_INTERVAL_MS = '0';
   if (republish) process.env.ENGINE_REPLAY_REPUBLISH = '1';
   const registry = new MarketRegistry([BTC]);
   const projection = { ready: () => Promise.resolve() } as unknown as MarketsProjection;
@@ -53,6 +54,7 @@ async function startEngine(snapshotEvery = 1000, republish = false): Promise<Eng
     snapshots,
   );
   delete process.env.ENGINE_SNAPSHOT_EVERY;
+  delete process.env.ENGINE_SNAPSHOT_MIN_INTERVAL_MS;
   delete process.env.ENGINE_REPLAY_REPUBLISH;
   await engine.onApplicationBootstrap();
   engines.push(engine);

@@ -1,6 +1,6 @@
 import { afterBatch, type BusMessage, MemoryBus, silentLogger, type Subscription } from '@perp/bus';
 import type { ShardSnapshotRepository } from '@perp/persistence';
-import { ShardPartition, ShardPartitions } from './shard-partitions';
+import { ShardPartition, ShardPartitions, snapshotPolicyFromEnv } from './shard-partitions';
 
 /** A shard state that counts the inputs it applied. */
 class Counter extends ShardPartition {
@@ -153,7 +153,7 @@ describe('ShardPartitions snapshots', () => {
       1,
       { empty: (p) => new Counter(p), restore: () => new Counter(0) },
       repo,
-      { snapshotEvery: 2, snapshotIntervalMs: 60_000 },
+      { snapshotEvery: 2, snapshotIntervalMs: 60_000, snapshotMinIntervalMs: 0 },
     );
     const p = partitions.getOrCreate(0);
     await turn(partitions, p, [0, 1]);
@@ -181,5 +181,71 @@ describe('ShardPartitions snapshots', () => {
     await final;
     expect(stored).toEqual(['1', '6']);
     partitions.stop();
+  });
+
+  it('a busy partition is snapshotted every N inputs but not sooner than the minimum interval after the last', async () => {
+    let now = 1_000_000;
+    const clock = jest.spyOn(Date, 'now').mockImplementation(() => now);
+    try {
+      const { repo, writes } = heldStore();
+      const partitions = new ShardPartitions<Counter>(
+        TOPIC,
+        1,
+        { empty: (p) => new Counter(p), restore: () => new Counter(0) },
+        repo,
+        { snapshotEvery: 2, snapshotIntervalMs: 60_000, snapshotMinIntervalMs: 1000 },
+      );
+      const p = partitions.getOrCreate(0);
+      // Two inputs are due by count, but the partition began (its last snapshot time) just now.
+      await turn(partitions, p, [0, 1]);
+      expect(writes).toHaveLength(0);
+      now += 1000;
+      await turn(partitions, p, [2]);
+      expect(writes.map((w) => [w.offset, w.state])).toEqual([['2', '[0,1,2]']]);
+      writes[0]!.finish();
+      await p.storing;
+      // Many inputs within the next second: no snapshot until the second has passed.
+      now += 999;
+      await turn(partitions, p, [3, 4, 5, 6, 7]);
+      expect(writes).toHaveLength(1);
+      now += 1;
+      await turn(partitions, p, [8]);
+      expect(writes.map((w) => w.offset)).toEqual(['2', '8']);
+      writes[1]!.finish();
+      await p.storing;
+      // Under the count, the interval alone takes none.
+      now += 5000;
+      await turn(partitions, p, [9]);
+      expect(writes).toHaveLength(2);
+      partitions.stop();
+    } finally {
+      clock.mockRestore();
+    }
+  });
+});
+
+describe('snapshotPolicyFromEnv', () => {
+  it("reads a prefix's settings; 0 is a minimum interval, not a count or an interval", () => {
+    expect(
+      snapshotPolicyFromEnv('RISK', {
+        RISK_SNAPSHOT_EVERY: '5',
+        RISK_SNAPSHOT_INTERVAL_MS: '0',
+        RISK_SNAPSHOT_MIN_INTERVAL_MS: '0',
+        RISK_REPLAY_REPUBLISH: '1',
+      }),
+    ).toEqual({
+      snapshotEvery: 5,
+      snapshotIntervalMs: undefined,
+      snapshotMinIntervalMs: 0,
+      republishOnReplay: true,
+    });
+    expect(
+      snapshotPolicyFromEnv('ENGINE', { ENGINE_SNAPSHOT_MIN_INTERVAL_MS: '250' }).snapshotMinIntervalMs,
+    ).toBe(250);
+    for (const bad of ['', ' ', '-1', '1.5', 'soon'])
+      expect(
+        snapshotPolicyFromEnv('ENGINE', { ENGINE_SNAPSHOT_MIN_INTERVAL_MS: bad }).snapshotMinIntervalMs,
+      ).toBeUndefined();
+    expect(snapshotPolicyFromEnv('ENGINE', {}).snapshotMinIntervalMs).toBeUndefined();
   });
 });
