@@ -1,4 +1,5 @@
 import { MIGRATIONS } from '../migrations';
+import { DATABASE_THREAD_NICENESS } from './thread-priority';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import {
   chmodSync,
@@ -6,6 +7,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readFileSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -28,6 +30,13 @@ interface ProbeResult {
   values: string[];
   incomes: string[];
   pid: number;
+  dbThread?: number;
+}
+
+/** A Linux thread's nice value (field 19 of /proc/<pid>/task/<tid>/stat, counted after the name). */
+function niceOf(pid: number, tid: number): number {
+  const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
 }
 
 let outDir: string;
@@ -94,7 +103,16 @@ describe('embedded Postgres (PGlite behind the wire protocol, in child processes
     const dataDir = newDataDir();
 
     const first = probe(dataDir, 'A', { hold: true });
-    expect(await first.report).toMatchObject({ applied: INITIAL, values: [], incomes: [] });
+    const report = await first.report;
+    expect(report).toMatchObject({ applied: INITIAL, values: [], incomes: [] });
+    // The database thread runs below the event loop's priority (Linux: nice per thread).
+    if (process.platform === 'linux') {
+      expect(report.dbThread).toEqual(expect.any(Number));
+      expect(report.dbThread).not.toBe(report.pid);
+      expect(niceOf(report.pid, report.dbThread!) - niceOf(report.pid, report.pid)).toBe(
+        Math.min(DATABASE_THREAD_NICENESS, 19 - niceOf(report.pid, report.pid)),
+      );
+    }
 
     const intruder = probe(dataDir, 'X');
     expect(await intruder.exited).toBe(1);

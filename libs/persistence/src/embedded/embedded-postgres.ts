@@ -17,6 +17,11 @@ export interface EmbeddedPostgres {
   /** `postgres://` URL for the `pg` driver. */
   url: string;
   dataDir: string;
+  /**
+   * The database thread's OS id on Linux, where it runs DATABASE_THREAD_NICENESS below the
+   * process (thread-priority.ts); undefined where its priority could not be lowered.
+   */
+  threadId?: number;
   /** Closes the socket server, then the database (a clean shutdown checkpoint), then the lock. */
   stop: () => Promise<void>;
 }
@@ -59,7 +64,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       maxConnections: MAX_SOCKET_CONNECTIONS,
     };
     const thread = new Worker(join(__dirname, 'embedded-postgres.worker.js'), { workerData: data });
-    const [host, port] = splitHostPort(await ready(thread));
+    const started = await ready(thread);
+    const [host, port] = splitHostPort(started.conn);
     let stopping = false;
     thread.once('exit', (code) => {
       // The database is gone under a running exchange: nothing it does from here can be kept.
@@ -69,6 +75,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     return {
       url: `postgres://postgres@${host}:${port}/postgres`,
       dataDir,
+      threadId: started.threadId,
       stop: () =>
         (stopped ??= (async () => {
           stopping = true;
@@ -87,8 +94,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   }
 }
 
-/** The thread's server address once it serves; rejects with its error if it could not start. */
-function ready(thread: Worker): Promise<string> {
+/** The thread's ready message once it serves; rejects with its error if it could not start. */
+function ready(thread: Worker): Promise<Extract<PostgresThreadMessage, { type: 'ready' }>> {
   return new Promise((resolve, reject) => {
     const fail = (e: Error) => {
       thread.off('message', onMessage);
@@ -98,7 +105,7 @@ function ready(thread: Worker): Promise<string> {
       if (m.type === 'ready') {
         thread.off('error', fail);
         thread.off('exit', onExit);
-        resolve(m.conn);
+        resolve(m);
       } else if (m.type === 'failed') fail(new Error(`embedded database: ${m.message}`));
     };
     const onExit = (code: number) => fail(new Error(`the embedded database thread exited (code ${code})`));

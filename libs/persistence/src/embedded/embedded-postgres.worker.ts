@@ -5,6 +5,7 @@
  * a compiled file, never loaded under Jest (whose CommonJS runtime cannot import PGlite anyway).
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { lowerThreadPriority } from './thread-priority';
 
 export interface PostgresThreadData {
   dataDir: string;
@@ -13,11 +14,18 @@ export interface PostgresThreadData {
   maxConnections: number;
 }
 
-/** What the thread tells its starter: its address once it serves, or why it could not. */
-export type PostgresThreadMessage = { type: 'ready'; conn: string } | { type: 'failed'; message: string };
+/**
+ * What the thread tells its starter: its address (and its OS thread id where its priority was
+ * lowered) once it serves, or why it could not.
+ */
+export type PostgresThreadMessage =
+  { type: 'ready'; conn: string; threadId?: number } | { type: 'failed'; message: string };
 
 async function main(port: NonNullable<typeof parentPort>, data: PostgresThreadData): Promise<void> {
   const tell = (m: PostgresThreadMessage) => port.postMessage(m);
+  // The database is the projections' and snapshots' store, behind the log: when both cores are
+  // busy, the event loop answering orders goes first and the statements wait for a free core.
+  const threadId = lowerThreadPriority();
   const { PGlite } = await import('@electric-sql/pglite');
   const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
   const db = await PGlite.create(data.dataDir);
@@ -45,7 +53,7 @@ async function main(port: NonNullable<typeof parentPort>, data: PostgresThreadDa
       }
     })();
   });
-  tell({ type: 'ready', conn: server.getServerConn() });
+  tell({ type: 'ready', conn: server.getServerConn(), threadId });
 }
 
 if (parentPort) {

@@ -5,7 +5,8 @@
  *
  *   node embedded-probe.js <dataDir> <value> [--hold]
  *
- * Prints one JSON line: { applied, values, incomes, pid } (values and incomes as found before writing).
+ * Prints one JSON line: { applied, values, incomes, pid, dbThread } (values and incomes as found
+ * before writing; dbThread: the database thread's OS id where its priority was lowered).
  */
 import { DataSource } from 'typeorm';
 import { openDatabase } from '../database';
@@ -50,7 +51,9 @@ async function main(): Promise<void> {
       ]),
     ),
   ]);
-  process.stdout.write(`${JSON.stringify({ applied, values, incomes: found, pid: process.pid })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ applied, values, incomes: found, pid: process.pid, dbThread: db.embedded?.threadId })}\n`,
+  );
   if (hold === '--hold') {
     setInterval(() => undefined, 60_000);
     return;
