@@ -146,15 +146,19 @@ describe('ShardPartitions snapshots', () => {
       await partitions.appliedTurn(p, offsets.length);
     });
 
-  it('are taken every N inputs and written beside the turns, in order, the newest waiting while one is written', async () => {
-    const { repo, writes, stored } = heldStore();
-    const partitions = new ShardPartitions<Counter>(
+  /** Partitions of counters snapshotted every 2 inputs, at least `minIntervalMs` apart. */
+  const counted = (repo: ShardSnapshotRepository, minIntervalMs: number) =>
+    new ShardPartitions<Counter>(
       TOPIC,
       1,
       { empty: (p) => new Counter(p), restore: () => new Counter(0) },
       repo,
-      { snapshotEvery: 2, snapshotIntervalMs: 60_000, snapshotMinIntervalMs: 0 },
+      { snapshotEvery: 2, snapshotIntervalMs: 60_000, snapshotMinIntervalMs: minIntervalMs },
     );
+
+  it('are taken every N inputs and written beside the turns, in order, the newest waiting while one is written', async () => {
+    const { repo, writes, stored } = heldStore();
+    const partitions = counted(repo, 0);
     const p = partitions.getOrCreate(0);
     await turn(partitions, p, [0, 1]);
     // The state at offset 1 is taken at the end of the turn; its write is still on its way ...
@@ -188,13 +192,7 @@ describe('ShardPartitions snapshots', () => {
     const clock = jest.spyOn(Date, 'now').mockImplementation(() => now);
     try {
       const { repo, writes } = heldStore();
-      const partitions = new ShardPartitions<Counter>(
-        TOPIC,
-        1,
-        { empty: (p) => new Counter(p), restore: () => new Counter(0) },
-        repo,
-        { snapshotEvery: 2, snapshotIntervalMs: 60_000, snapshotMinIntervalMs: 1000 },
-      );
+      const partitions = counted(repo, 1000);
       const p = partitions.getOrCreate(0);
       // Two inputs are due by count, but the partition began (its last snapshot time) just now.
       await turn(partitions, p, [0, 1]);
