@@ -44,7 +44,8 @@ const MAX_SOCKET_CONNECTIONS = 4;
  * Postgres for the embedded exchange without installing Postgres: PGlite (Postgres compiled to
  * WASM, files on disk) behind @electric-sql/pglite-socket, which speaks the Postgres wire protocol
  * on a local TCP port, both in a worker thread of this process (embedded-postgres.worker.ts): the
- * database executes on the second core instead of the event loop. The application then uses the
+ * database executes on the second core instead of the event loop, at a lower priority than the
+ * loop where the OS allows it (thread-priority.ts). The application then uses the
  * same `pg` driver, TypeORM and migrations as against a real server. Durability: a commit is
  * written to the files (write(2)) before it returns, so data survives the process being killed;
  * PGlite's fsync is a no-op, so an OS crash or a power loss may lose the latest commits.
