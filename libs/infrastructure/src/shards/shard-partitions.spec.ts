@@ -227,23 +227,36 @@ describe('snapshotPolicyFromEnv', () => {
     expect(
       snapshotPolicyFromEnv('RISK', {
         RISK_SNAPSHOT_EVERY: '5',
-        RISK_SNAPSHOT_INTERVAL_MS: '0',
+        RISK_SNAPSHOT_INTERVAL_MS: '2000',
         RISK_SNAPSHOT_MIN_INTERVAL_MS: '0',
         RISK_REPLAY_REPUBLISH: '1',
       }),
     ).toEqual({
       snapshotEvery: 5,
-      snapshotIntervalMs: undefined,
+      snapshotIntervalMs: 2000,
       snapshotMinIntervalMs: 0,
       republishOnReplay: true,
     });
     expect(
       snapshotPolicyFromEnv('ENGINE', { ENGINE_SNAPSHOT_MIN_INTERVAL_MS: '250' }).snapshotMinIntervalMs,
     ).toBe(250);
+    expect(
+      snapshotPolicyFromEnv('ENGINE', { ENGINE_REPLAY_REPUBLISH: '0' }).republishOnReplay,
+    ).toBeUndefined();
+    expect(snapshotPolicyFromEnv('ENGINE', {})).toEqual({});
+  });
+
+  it('throws the configuration error naming a bad value instead of falling back to the default', () => {
     for (const bad of ['', ' ', '-1', '1.5', 'soon'])
-      expect(
-        snapshotPolicyFromEnv('ENGINE', { ENGINE_SNAPSHOT_MIN_INTERVAL_MS: bad }).snapshotMinIntervalMs,
-      ).toBeUndefined();
-    expect(snapshotPolicyFromEnv('ENGINE', {}).snapshotMinIntervalMs).toBeUndefined();
+      expect(() => snapshotPolicyFromEnv('ENGINE', { ENGINE_SNAPSHOT_MIN_INTERVAL_MS: bad })).toThrow(
+        'invalid configuration:\n  ENGINE_SNAPSHOT_MIN_INTERVAL_MS: ',
+      );
+    expect(() =>
+      snapshotPolicyFromEnv('RISK', {
+        RISK_SNAPSHOT_EVERY: '0',
+        RISK_SNAPSHOT_INTERVAL_MS: '0',
+        RISK_REPLAY_REPUBLISH: 'true',
+      }),
+    ).toThrow(/RISK_SNAPSHOT_EVERY: [\s\S]*RISK_SNAPSHOT_INTERVAL_MS: [\s\S]*RISK_REPLAY_REPUBLISH: /);
   });
 });

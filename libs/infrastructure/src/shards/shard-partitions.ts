@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { Subscription, TopicPartition } from '@perp/bus';
 import type { NewSnapshot, ShardSnapshotRepository } from '@perp/persistence';
+import { loadShardSnapshotEnv, type ShardPrefix } from '@perp/runtime';
 
 /**
  * One input partition a shard owns: the offset of the last input applied (and whose output is
@@ -306,24 +307,19 @@ export class ShardPartitions<P extends ShardPartition> {
 }
 
 /**
- * `<PREFIX>_SNAPSHOT_EVERY` and `<PREFIX>_SNAPSHOT_INTERVAL_MS` (positive integers),
- * `<PREFIX>_SNAPSHOT_MIN_INTERVAL_MS` (0 or more) and `<PREFIX>_REPLAY_REPUBLISH` (`1`:
- * republishOnReplay) from the environment.
+ * The shard's snapshot policy from `<PREFIX>_SNAPSHOT_EVERY`, `_SNAPSHOT_INTERVAL_MS`,
+ * `_SNAPSHOT_MIN_INTERVAL_MS` and `_REPLAY_REPUBLISH` (rules in @perp/runtime's envSchema); a bad
+ * value throws the configuration error rather than falling back to a default.
  */
-export function snapshotPolicyFromEnv(prefix: string, env: NodeJS.ProcessEnv = process.env): SnapshotPolicy {
-  const positive = (name: string): number | undefined => {
-    const v = Number(env[`${prefix}_${name}`]);
-    return Number.isInteger(v) && v > 0 ? v : undefined;
-  };
-  const nonNegative = (name: string): number | undefined => {
-    const raw = env[`${prefix}_${name}`];
-    const v = Number(raw);
-    return raw !== undefined && raw.trim() !== '' && Number.isInteger(v) && v >= 0 ? v : undefined;
-  };
+export function snapshotPolicyFromEnv(
+  prefix: ShardPrefix,
+  env: NodeJS.ProcessEnv = process.env,
+): SnapshotPolicy {
+  const e = loadShardSnapshotEnv(prefix, env);
   return {
-    snapshotEvery: positive('SNAPSHOT_EVERY'),
-    snapshotIntervalMs: positive('SNAPSHOT_INTERVAL_MS'),
-    snapshotMinIntervalMs: nonNegative('SNAPSHOT_MIN_INTERVAL_MS'),
-    ...(env[`${prefix}_REPLAY_REPUBLISH`] === '1' ? { republishOnReplay: true } : {}),
+    snapshotEvery: e.SNAPSHOT_EVERY,
+    snapshotIntervalMs: e.SNAPSHOT_INTERVAL_MS,
+    snapshotMinIntervalMs: e.SNAPSHOT_MIN_INTERVAL_MS,
+    ...(e.REPLAY_REPUBLISH === '1' ? { republishOnReplay: true } : {}),
   };
 }

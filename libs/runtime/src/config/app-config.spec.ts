@@ -1,4 +1,4 @@
-import { loadAppConfig } from './app-config';
+import { loadAppConfig, loadShardSnapshotEnv } from './app-config';
 
 describe('loadAppConfig', () => {
   it('applies defaults: embedded mode on port 8080, devnet chain', () => {
@@ -82,5 +82,68 @@ describe('loadAppConfig', () => {
       undefined,
       undefined,
     ]);
+  });
+
+  describe('shard snapshot policies (RISK_, ENGINE_)', () => {
+    const names = ['SNAPSHOT_EVERY', 'SNAPSHOT_INTERVAL_MS', 'SNAPSHOT_MIN_INTERVAL_MS', 'REPLAY_REPUBLISH'];
+
+    it("are optional: unset leaves ShardPartitions' defaults", () => {
+      const c = loadAppConfig({});
+      for (const prefix of ['RISK', 'ENGINE'])
+        for (const name of names) expect(c[`${prefix}_${name}` as keyof typeof c]).toBeUndefined();
+    });
+
+    it('accepts whole numbers within bounds and 0 or 1 for republishing', () => {
+      const c = loadAppConfig({
+        RISK_SNAPSHOT_EVERY: '1',
+        RISK_SNAPSHOT_INTERVAL_MS: '100',
+        RISK_SNAPSHOT_MIN_INTERVAL_MS: '0',
+        RISK_REPLAY_REPUBLISH: '1',
+        ENGINE_SNAPSHOT_EVERY: '2200000',
+        ENGINE_SNAPSHOT_INTERVAL_MS: '3600000',
+        ENGINE_SNAPSHOT_MIN_INTERVAL_MS: '250',
+        ENGINE_REPLAY_REPUBLISH: '0',
+      });
+      expect([
+        c.RISK_SNAPSHOT_EVERY,
+        c.RISK_SNAPSHOT_INTERVAL_MS,
+        c.RISK_SNAPSHOT_MIN_INTERVAL_MS,
+        c.RISK_REPLAY_REPUBLISH,
+        c.ENGINE_SNAPSHOT_EVERY,
+        c.ENGINE_SNAPSHOT_INTERVAL_MS,
+        c.ENGINE_SNAPSHOT_MIN_INTERVAL_MS,
+        c.ENGINE_REPLAY_REPUBLISH,
+      ]).toEqual([1, 100, 0, '1', 2_200_000, 3_600_000, 250, '0']);
+    });
+
+    it('rejects a bad value, naming each variable', () => {
+      expect(() =>
+        loadAppConfig({
+          RISK_SNAPSHOT_EVERY: '0',
+          RISK_SNAPSHOT_INTERVAL_MS: '50',
+          RISK_SNAPSHOT_MIN_INTERVAL_MS: '-1',
+          RISK_REPLAY_REPUBLISH: 'true',
+          ENGINE_SNAPSHOT_EVERY: '1.5',
+          ENGINE_SNAPSHOT_INTERVAL_MS: 'soon',
+          ENGINE_SNAPSHOT_MIN_INTERVAL_MS: '',
+          ENGINE_REPLAY_REPUBLISH: 'yes',
+        }),
+      ).toThrow(
+        new RegExp(['RISK', 'ENGINE'].flatMap((p) => names.map((n) => `  ${p}_${n}: `)).join('[\\s\\S]*')),
+      );
+      for (const bad of [' ', '1e3', '0x10', '86400001'])
+        expect(() => loadAppConfig({ ENGINE_SNAPSHOT_MIN_INTERVAL_MS: bad })).toThrow(
+          'ENGINE_SNAPSHOT_MIN_INTERVAL_MS: ',
+        );
+    });
+
+    it("loadShardSnapshotEnv reads one prefix's with the same rules and error", () => {
+      expect(loadShardSnapshotEnv('RISK', { RISK_SNAPSHOT_EVERY: '5', ENGINE_SNAPSHOT_EVERY: 'x' })).toEqual({
+        SNAPSHOT_EVERY: 5,
+      });
+      expect(() => loadShardSnapshotEnv('ENGINE', { ENGINE_SNAPSHOT_EVERY: '0' })).toThrow(
+        /^invalid configuration:\n {2}ENGINE_SNAPSHOT_EVERY: /,
+      );
+    });
   });
 });

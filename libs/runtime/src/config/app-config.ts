@@ -13,6 +13,32 @@ const url = (protocols: string[]) =>
     `a URL starting with ${protocols.join(' or ')}//`,
   );
 
+// Digits only: z.coerce.number() would read '' or ' ' as 0, which is a valid (and different) value here.
+const whole = (min: number, max: number) =>
+  z.string().regex(/^\d+$/, 'a whole number').transform(Number).pipe(z.number().int().min(min).max(max));
+
+/**
+ * A shard's snapshot policy, `<PREFIX>_<NAME>` for each prefix (@perp/infrastructure
+ * snapshotPolicyFromEnv). Unset: ShardPartitions' defaults (every 1000 inputs, every 10 s, not
+ * sooner than 1 s after the previous one; replays publish only what the group had not committed).
+ */
+const shardSnapshotVars = {
+  SNAPSHOT_EVERY: whole(1, 100_000_000).optional(),
+  // Below 1 s it is also the period of the check for due snapshots: not a busy timer.
+  SNAPSHOT_INTERVAL_MS: whole(100, 86_400_000).optional(),
+  SNAPSHOT_MIN_INTERVAL_MS: whole(0, 86_400_000).optional(),
+  REPLAY_REPUBLISH: z.enum(['0', '1']).optional(),
+};
+type ShardSnapshotVars = typeof shardSnapshotVars;
+export type ShardPrefix = 'RISK' | 'ENGINE';
+export type ShardSnapshotEnv = z.output<z.ZodObject<ShardSnapshotVars>>;
+
+function prefixed<P extends ShardPrefix>(prefix: P) {
+  return Object.fromEntries(
+    Object.entries(shardSnapshotVars).map(([name, schema]) => [`${prefix}_${name}`, schema]),
+  ) as { [K in keyof ShardSnapshotVars as `${P}_${K}`]: ShardSnapshotVars[K] };
+}
+
 /** Every environment variable the apps read, validated once at start (README lists them). */
 export const envSchema = z
   .object({
@@ -94,6 +120,9 @@ export const envSchema = z
     // KEEPER_CLOCK_SKEW_MS moves its time ahead (test chains: a GTD order expires without waiting).
     KEEPER_TICK_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
     KEEPER_CLOCK_SKEW_MS: z.coerce.number().int().min(0).max(86_400_000).default(0),
+    // The risk and engine shards' snapshot policies (shardSnapshotVars).
+    ...prefixed('RISK'),
+    ...prefixed('ENGINE'),
   })
   .superRefine((env, ctx) => {
     if (env.BUS === 'kafka' && !env.KAFKA_BROKERS)
@@ -108,16 +137,37 @@ export const envSchema = z
 
 export type AppConfig = z.infer<typeof envSchema> & { deployDir: string; dataDir: string };
 
+function invalidConfiguration(issues: z.core.$ZodIssue[], name = (path: string) => path): Error {
+  const lines = issues.map((i) => {
+    const path = i.path.join('.');
+    return `  ${path ? name(path) : '(env)'}: ${i.message}`;
+  });
+  return new Error(`invalid configuration:\n${lines.join('\n')}`);
+}
+
 /** Parses the environment; throws one readable error listing every bad variable. */
 export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
-    throw new Error(`invalid configuration:\n${lines.join('\n')}`);
-  }
+  if (!parsed.success) throw invalidConfiguration(parsed.error.issues);
   return {
     ...parsed.data,
     deployDir: resolve(parsed.data.DEPLOY_DIR),
     dataDir: resolve(parsed.data.DATA_DIR),
   };
+}
+
+/**
+ * One shard's snapshot variables, unprefixed, with envSchema's rules and error. Read where the shard
+ * is built (benches and tests set them in process.env); an app has checked them at start already.
+ */
+export function loadShardSnapshotEnv(
+  prefix: ShardPrefix,
+  env: NodeJS.ProcessEnv = process.env,
+): ShardSnapshotEnv {
+  const names = Object.keys(shardSnapshotVars);
+  const parsed = z
+    .object(shardSnapshotVars)
+    .safeParse(Object.fromEntries(names.map((name) => [name, env[`${prefix}_${name}`]])));
+  if (!parsed.success) throw invalidConfiguration(parsed.error.issues, (name) => `${prefix}_${name}`);
+  return parsed.data;
 }
