@@ -53,6 +53,14 @@ describe('loadAuthSecrets', () => {
     );
   });
 
+  it("takes JWT_TTL_SECONDS in plain digits only (@perp/runtime's wholeNumber)", async () => {
+    for (const bad of ['', ' ', '1e3', '0x100', '3600.0', ' 3600'])
+      await expect(loadAuthSecrets({ JWT_TTL_SECONDS: bad }, { dataDir: dir })).rejects.toThrow(
+        'JWT_TTL_SECONDS: a whole number (digits only)',
+      );
+    expect((await loadAuthSecrets({ JWT_TTL_SECONDS: '60' }, { dataDir: dir })).jwtTtlSeconds).toBe(60);
+  });
+
   it('lists every bad variable without echoing secret values', async () => {
     const badKey = 'zz'.repeat(32);
     const err = await loadAuthSecrets(

@@ -1,3 +1,4 @@
+import { wholeNumber } from '@perp/runtime';
 import { z } from 'zod';
 import { loadOrCreateKeyFile } from '../secrets/key-file';
 import { MasterKeyring, parseMasterKey } from '../secrets/secret-cipher';
@@ -29,12 +30,7 @@ export const authEnvSchema = z.object({
       message: 'comma-separated keys, each 32 bytes as 64 hex digits or base64',
     }),
   JWT_SECRET: z.string().min(32, 'at least 32 characters').optional(),
-  JWT_TTL_SECONDS: z.coerce
-    .number()
-    .int()
-    .min(60)
-    .max(30 * 24 * 60 * 60)
-    .default(DEFAULT_JWT_TTL_SECONDS),
+  JWT_TTL_SECONDS: wholeNumber(60, 30 * 24 * 60 * 60).default(DEFAULT_JWT_TTL_SECONDS),
 });
 
 export interface AuthSecrets {

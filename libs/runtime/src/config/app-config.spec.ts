@@ -1,4 +1,4 @@
-import { loadAppConfig, loadShardSnapshotEnv } from './app-config';
+import { envSchema, loadAppConfig, loadShardSnapshotEnv } from './app-config';
 
 describe('loadAppConfig', () => {
   it('applies defaults: embedded mode on port 8080, devnet chain', () => {
@@ -144,6 +144,102 @@ describe('loadAppConfig', () => {
       expect(() => loadShardSnapshotEnv('ENGINE', { ENGINE_SNAPSHOT_EVERY: '0' })).toThrow(
         /^invalid configuration:\n {2}ENGINE_SNAPSHOT_EVERY: /,
       );
+    });
+  });
+
+  describe('whole numbers and empty values (one rule for every variable)', () => {
+    // [name, min, max (none: the largest safe integer), default when unset]
+    const integers: [string, number, number | undefined, number | undefined][] = [
+      ['PORT', 0, 65535, 8080],
+      ['KAFKA_SESSION_TIMEOUT_MS', 500, 300_000, 6000],
+      ['KAFKA_HEARTBEAT_INTERVAL_MS', 50, 60_000, 500],
+      ['KAFKA_REBALANCE_TIMEOUT_MS', 500, 300_000, 6000],
+      ['KAFKA_LEADER_SYNC_DELAY_MS', 0, 5000, 0],
+      ['KAFKA_MEMBER_WATCH_MS', 0, 60_000, 250],
+      ['KAFKA_FETCH_MAX_WAIT_MS', 0, 10_000, 100],
+      ['RATE_LIMIT_WEIGHT_PER_MIN', 1, undefined, 2400],
+      ['RATE_LIMIT_ORDERS_PER_10S', 1, undefined, 300],
+      ['RATE_LIMIT_ORDERS_PER_MIN', 1, undefined, 1200],
+      ['RATE_LIMIT_LOGIN_PER_MIN', 1, undefined, 60],
+      ['UPSTREAM_TIMEOUT_MS', 100, 120_000, 10_000],
+      ['WS_CONNECTION_LIFETIME_MS', 1000, 604_800_000, 86_400_000],
+      ['BUS_MEMORY_RETAIN', 1, 10_000_000, 5000],
+      ['BUS_MEMORY_BACKGROUND_MS', 0, 10_000, 10],
+      ['HISTORY_BATCH_MS', 0, 10_000, 50],
+      ['MARKET_DATA_BATCH_MS', 0, 10_000, 20],
+      ['PRICE_FEED_INTERVAL_MS', 10, 3_600_000, 1000],
+      ['PRICE_FEED_SEED', 0, 0xffffffff, 1],
+      ['KEEPER_TICK_MS', 10, 60_000, 1000],
+      ['KEEPER_CLOCK_SKEW_MS', 0, 86_400_000, 0],
+      ...['RISK', 'ENGINE'].flatMap((p): [string, number, number, undefined][] => [
+        [`${p}_SNAPSHOT_EVERY`, 1, 100_000_000, undefined],
+        [`${p}_SNAPSHOT_INTERVAL_MS`, 100, 86_400_000, undefined],
+        [`${p}_SNAPSHOT_MIN_INTERVAL_MS`, 0, 86_400_000, undefined],
+      ]),
+    ];
+    const value = (c: object, name: string) => (c as Record<string, unknown>)[name];
+    // The heartbeat must stay below the session timeout whichever of the two is at a bound.
+    const base = { KAFKA_SESSION_TIMEOUT_MS: '300000', KAFKA_HEARTBEAT_INTERVAL_MS: '50' };
+    const only = (name: string, v: string) => loadAppConfig({ ...base, [name]: v });
+
+    it('covers every variable that parses to a number', () => {
+      const numeric = Object.entries(envSchema.shape)
+        .filter(([, schema]) =>
+          ['1', '100', '1000'].some((v) => typeof schema.safeParse(v).data === 'number'),
+        )
+        .map(([name]) => name);
+      expect(numeric.sort()).toEqual(integers.map(([name]) => name).sort());
+    });
+
+    it('unset takes the default', () => {
+      const c = loadAppConfig({});
+      for (const [name, , , dflt] of integers) expect([name, value(c, name)]).toEqual([name, dflt]);
+    });
+
+    it('accepts plain digits within the same bounds as before', () => {
+      for (const [name, min, max] of integers) {
+        const top = max ?? Number.MAX_SAFE_INTEGER;
+        expect([name, value(only(name, String(min)), name)]).toEqual([name, min]);
+        expect([name, value(only(name, String(top)), name)]).toEqual([name, top]);
+        expect([name, value(only(name, `00${min + 1}`), name)]).toEqual([name, min + 1]);
+        expect(() => only(name, String(BigInt(top) + 1n))).toThrow(`\n  ${name}: `);
+        if (min > 0) expect(() => only(name, String(min - 1))).toThrow(`\n  ${name}: `);
+      }
+    });
+
+    it("rejects empty, blank, signed, decimal, exponent, hex and padded values as 'a whole number'", () => {
+      for (const [name] of integers)
+        for (const bad of ['', ' ', '1e3', '0x10', '-1', '+1', '1.5', '1_000', '  42  ', '42\n'])
+          expect(() => only(name, bad)).toThrow(`\n  ${name}: a whole number (digits only)`);
+    });
+
+    it('lists each bad number in the one error', () => {
+      expect(() =>
+        loadAppConfig({ PORT: '', KAFKA_LEADER_SYNC_DELAY_MS: '', BUS_MEMORY_BACKGROUND_MS: '1e3' }),
+      ).toThrow(
+        /^invalid configuration:\n {2}PORT: a whole number \(digits only\)\n {2}KAFKA_LEADER_SYNC_DELAY_MS: [^\n]+\n {2}BUS_MEMORY_BACKGROUND_MS: [^\n]+$/,
+      );
+    });
+
+    it('no variable, text, URL or enum, takes an empty or blank value for unset', () => {
+      for (const name of Object.keys(envSchema.shape))
+        for (const empty of ['', ' ', '\t'])
+          expect(() => loadAppConfig({ [name]: empty })).toThrow(
+            new RegExp(`^invalid configuration:\\n {2}${name}: [^\\n]+$`),
+          );
+      expect(() => loadAppConfig({ HOST: '' })).toThrow('HOST: empty: give a value or leave it unset');
+      expect(() => loadAppConfig({ ADMIN_TOKEN: '' })).toThrow(
+        /ADMIN_TOKEN: empty: give a value or leave it unset$/,
+      );
+      // One line: empty brokers are not also reported missing.
+      expect(() => loadAppConfig({ BUS: 'kafka', KAFKA_BROKERS: '' })).toThrow(
+        /^invalid configuration:\n {2}KAFKA_BROKERS: empty: give a value or leave it unset$/,
+      );
+      // Text is taken as written, not trimmed.
+      expect(loadAppConfig({ TRUSTED_PROXIES: '10.0.0.1', DATA_DIR: ' x' })).toMatchObject({
+        TRUSTED_PROXIES: '10.0.0.1',
+        DATA_DIR: ' x',
+      });
     });
   });
 });
