@@ -1,5 +1,7 @@
-import { type InProcessExchange, startInProcessExchange } from '../testing/in-process-exchange';
+import { HOT_STORE, type HotStore } from '@perp/cache';
+import { HOT_KEYS } from '@perp/contracts';
 import { signed } from '@perp/testing';
+import { type InProcessExchange, startInProcessExchange } from '../testing/in-process-exchange';
 import { adminRequest, newTrader, type Trader } from './trading.harness';
 
 const BTC = 'BTCUSDT';
@@ -121,6 +123,54 @@ describe('FAPI order entry: order/test, leverage, modify, batchOrders, allOpenOr
     expect((await openOrders()).map((o) => [o.orderId, o.price, o.origQty])).toEqual([
       [id, '41000.0', '0.010'],
     ]);
+  });
+
+  it('a closed order reads the same from history once its hot record has expired', async () => {
+    // One canceled, one filled (half by a resting sell of another trader, then the rest).
+    const maker = await newTrader(ex.url);
+    await adminRequest(ex.url, ex.adminToken, '/deposits', 'POST', {
+      address: maker.address,
+      asset: 'USDT',
+      amount: '10000',
+    });
+    const sell = (price: string) =>
+      signed(ex.url, '/fapi/v1/order', maker.key, {
+        method: 'POST',
+        params: { ...limit(price, '0.01'), side: 'SELL' },
+      });
+    const place = async (price: string, clientId: string) => {
+      const placed = await call(
+        'order',
+        'POST',
+        limit(price, '0.02', { newClientOrderId: clientId, selfTradePreventionMode: 'EXPIRE_BOTH' }),
+      );
+      expect(placed.status).toBe(200);
+      return (placed.body as { orderId: string }).orderId;
+    };
+    const canceled = await place('38000', 'kept-1');
+    expect((await call('order', 'DELETE', { symbol: BTC, orderId: canceled })).status).toBe(200);
+    // Above the bid that an earlier test left resting, so each sell meets this order first.
+    expect((await sell('42000')).status).toBe(200);
+    const filled = await place('42000', 'kept-2');
+    expect((await sell('41500')).status).toBe(200);
+
+    const read = async (ref: Record<string, string>) =>
+      (await signed(ex.url, '/fapi/v1/order', t.key, { params: { symbol: BTC, ...ref } })).body;
+    for (const [orderId, clientId, status] of [
+      [canceled, 'kept-1', 'CANCELED'],
+      [filled, 'kept-2', 'FILLED'],
+    ] as const) {
+      // The maker's answer does not wait for the taker's account to take the fill.
+      let fromHot = await read({ orderId });
+      for (let i = 0; i < 100 && (fromHot as { status: string }).status !== status; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        fromHot = await read({ orderId });
+      }
+      expect(fromHot).toMatchObject({ orderId, status, selfTradePreventionMode: 'EXPIRE_BOTH' });
+      await ex.app.get<HotStore>(HOT_STORE).del(HOT_KEYS.closedOrder(orderId));
+      expect(await read({ orderId })).toEqual(fromHot);
+      expect(await read({ origClientOrderId: clientId })).toEqual(fromHot);
+    }
   });
 
   it('DELETE allOpenOrders cancels the symbol; DELETE order with neither id is -1102', async () => {

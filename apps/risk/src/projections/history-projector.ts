@@ -146,6 +146,7 @@ function collect(event: AccountEvent, rows: HistoryRows): void {
         stopPrice: o.stopPrice,
         workingType: o.workingType,
         positionSide: o.positionSide,
+        selfTradePreventionMode: o.selfTradePreventionMode,
         createdAt: o.time,
         updatedAt: o.updateTime,
       });

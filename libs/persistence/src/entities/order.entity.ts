@@ -70,6 +70,9 @@ export class OrderEntity {
   @Column({ name: 'position_side', type: 'text', default: 'BOTH' })
   positionSide!: string;
 
+  @Column({ name: 'self_trade_prevention_mode', type: 'text', default: 'EXPIRE_TAKER' })
+  selfTradePreventionMode!: string;
+
   @Column({ ...ms, name: 'created_at' })
   createdAt!: number;
 

@@ -6,6 +6,7 @@ import { AlgoOrders1764100000000 } from './1764100000000-algo-orders';
 import { Liquidations1764300000000 } from './1764300000000-liquidations';
 import { MarketBooks1764400000000 } from './1764400000000-market-books';
 import { ListenKeys1764500000000 } from './1764500000000-listen-keys';
+import { OrderStpMode1764600000000 } from './1764600000000-order-stp-mode';
 
 /** Every migration, oldest first. Listed as classes (not globs) so dist/ and Jest load the same code. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   Liquidations1764300000000,
   MarketBooks1764400000000,
   ListenKeys1764500000000,
+  OrderStpMode1764600000000,
 ];

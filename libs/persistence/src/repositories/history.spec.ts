@@ -30,6 +30,7 @@ function order(n: number, fields: Partial<OrderEntity> = {}): OrderEntity {
     stopPrice: '0',
     workingType: 'CONTRACT_PRICE',
     positionSide: 'BOTH',
+    selfTradePreventionMode: 'EXPIRE_TAKER',
     createdAt: 1_000 + n,
     updatedAt: 1_000 + n,
     ...fields,

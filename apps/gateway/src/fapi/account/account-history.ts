@@ -57,7 +57,7 @@ const byTimeThenId = (a: OrderView, b: OrderView) =>
   a.time - b.time || (a.orderId < b.orderId ? -1 : a.orderId > b.orderId ? 1 : 0);
 
 /**
- * Order, trade and income queries. Live state (open orders, orders closed within a day) comes
+ * Order, trade and income queries. Live state (open orders, orders closed in the last minute) comes
  * from the hot store, which the risk shards write before answering; history from Postgres, which
  * a projector fills asynchronously, so the hot records win over a lagging row.
  */

@@ -275,6 +275,7 @@ describe('FAPI account endpoints (HTTP, Postgres, Redis hot store)', () => {
       stopPrice: r.stopPrice,
       workingType: r.workingType,
       positionSide: r.positionSide,
+      selfTradePreventionMode: r.selfTradePreventionMode,
       createdAt: r.time,
       updatedAt: r.updateTime,
       ...over,
@@ -289,6 +290,7 @@ describe('FAPI account endpoints (HTTP, Postgres, Redis hot store)', () => {
       avgPrice: '0.0',
       executedQty: '0.000',
       cumQuote: '0',
+      selfTradePreventionMode: 'EXPIRE_BOTH',
       time: T0,
       updateTime: T0 + 5000,
     };
@@ -795,13 +797,14 @@ describe('FAPI account endpoints (HTTP, Postgres, Redis hot store)', () => {
       expect(
         (await get('/fapi/v1/order', { symbol: BTC, origClientOrderId: records.o1.clientOrderId })).body,
       ).toEqual(view(records.o1));
-      // Older: Postgres only (the STP mode is not kept there: New Order's default).
+      // Older: Postgres only, every field as the order closed (its STP mode too).
       const o0 = await get('/fapi/v1/order', { symbol: BTC, orderId: id.o0.toUpperCase() });
       expect(o0.body).toEqual({
         ...view(records.o1),
         orderId: id.o0,
         clientOrderId: 'reused-client-id',
         status: 'CANCELED',
+        selfTradePreventionMode: 'EXPIRE_BOTH',
         price: '40000.0',
         avgPrice: '0.0',
         executedQty: '0.000',

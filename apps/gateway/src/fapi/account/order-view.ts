@@ -56,9 +56,6 @@ export function orderView(r: Omit<OrderRecord, 'user' | 'status'> & { status: st
   };
 }
 
-/** The STP mode the orders table does not keep: New Order's default. */
-export const DEFAULT_STP_MODE = 'EXPIRE_TAKER';
-
 /** An order history row (Postgres) as an Order record view; numeric columns come back as text. */
 export function orderEntityView(e: OrderEntity): OrderView {
   return orderView({
@@ -80,7 +77,7 @@ export function orderEntityView(e: OrderEntity): OrderView {
     stopPrice: e.stopPrice,
     workingType: e.workingType,
     priceProtect: e.priceProtect,
-    selfTradePreventionMode: DEFAULT_STP_MODE,
+    selfTradePreventionMode: e.selfTradePreventionMode,
     time: e.createdAt,
     updateTime: e.updatedAt,
   });

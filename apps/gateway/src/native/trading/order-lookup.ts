@@ -13,7 +13,7 @@ export type LocatedOrder =
 
 /**
  * Finds an order by id for a caller: the caller's open orders (the live account the risk shard
- * wrote), then the closed-order record in the hot store (kept a day), then the Postgres history.
+ * wrote), then the closed-order record in the hot store (kept a minute), then the Postgres history.
  * The last two are looked up by id alone, so another user's order is recognised as such.
  *
  * Another user's order that is still open is only known once the history projector wrote its row
