@@ -1,2 +1,3 @@
 export * from './gateway.module';
 export * from './streams';
+export { checkAuthSecrets } from './access/auth-secrets';

@@ -40,6 +40,23 @@ export interface AuthSecrets {
 }
 
 /**
+ * The auth variables checked as loadAuthSecrets will read them, without reading or creating a file:
+ * an app calls it before it builds its modules, so a bad value stops it with the message alone.
+ * Throws `invalid configuration:` naming every bad variable, never its value.
+ */
+export function checkAuthEnv(env: NodeJS.ProcessEnv, options: { dataDir?: string } = {}): AuthEnv {
+  const parsed = authEnvSchema.safeParse(env);
+  const lines = parsed.success ? [] : parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+  if (parsed.success && options.dataDir === undefined)
+    for (const name of ['API_KEY_MASTER_KEY', 'JWT_SECRET'] as const)
+      if (parsed.data[name] === undefined) lines.push(`  ${name}: required when there is no data directory`);
+  if (!parsed.success || lines.length > 0) throw new Error(`invalid configuration:\n${lines.join('\n')}`);
+  return parsed.data;
+}
+
+export type AuthEnv = z.output<typeof authEnvSchema>;
+
+/**
  * Reads the auth variables; an unset API_KEY_MASTER_KEY or JWT_SECRET is generated once into
  * `dataDir` (embedded mode). Without `dataDir` (cluster mode: every gateway replica must share
  * them) both are required. Errors name the variable, never its value.
@@ -48,12 +65,7 @@ export async function loadAuthSecrets(
   env: NodeJS.ProcessEnv = process.env,
   options: { dataDir?: string } = {},
 ): Promise<AuthSecrets> {
-  const parsed = authEnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-    throw new Error(`invalid configuration:\n${lines.join('\n')}`);
-  }
-  const e = parsed.data;
+  const e = checkAuthEnv(env, options);
   const { dataDir } = options;
   const missing = (name: string) =>
     new Error(`invalid configuration:\n  ${name}: required when there is no data directory`);

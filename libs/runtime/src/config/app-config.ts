@@ -88,7 +88,8 @@ export const envSchema = z
     REDIS_URL: url(['redis:', 'rediss:']).optional(),
     ADMIN_TOKEN: text().min(16, 'at least 16 characters').optional(),
     TRUSTED_PROXIES: text().default(''),
-    // Gateway auth secrets; validated by @perp/auth loadAuthSecrets (generated in embedded mode).
+    // Gateway auth secrets: checked by @perp/auth checkAuthEnv before the gateway or the exchange
+    // builds its modules (generated into DATA_DIR in embedded mode when unset).
     JWT_SECRET: text().optional(),
     JWT_TTL_SECONDS: text().optional(),
     API_KEY_MASTER_KEY: text().optional(),
