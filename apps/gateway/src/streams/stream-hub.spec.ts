@@ -1,4 +1,5 @@
 import type { WebSocket } from 'ws';
+import type { UserStreamPlace } from '@perp/domain';
 import { StreamConnection } from './stream-connection';
 import { StreamHub } from './stream-hub';
 
@@ -85,5 +86,35 @@ describe('StreamHub fan-out', () => {
     hub.publish('btcusdt@aggTrade', { a: 1 });
     hub.flush();
     expect(writes).toEqual([['{"a":1}']]);
+  });
+});
+
+describe('StreamHub user-data connections', () => {
+  const place = (offset: bigint): UserStreamPlace => ({ partition: 0, groupStart: offset, offset, sub: 0 });
+
+  it('a listen key of another user moves the connection: nothing of it is left once it closes', () => {
+    const hub = new StreamHub();
+    for (let i = 0; i < 100; i++) {
+      const c = connection([]);
+      hub.attachUser(c, `0xa${i}`, `key-a${i}`);
+      hub.attachUser(c, `0xb${i}`, `key-b${i}`);
+      hub.remove(c);
+    }
+    expect([...hub.usersConnected()]).toEqual([]);
+  });
+
+  it('the first user events no longer reach it, the new user events do', async () => {
+    const hub = new StreamHub();
+    const writes: string[][] = [];
+    const c = connection(writes);
+    hub.attachUser(c, '0xa', 'key-a');
+    hub.publishUser('0xa', { n: 1 }, place(5n));
+    hub.attachUser(c, '0xb', 'key-b');
+    hub.publishUser('0xa', { n: 2 }, place(6n));
+    // Behind the first user's place, on another user's stream: still sent.
+    hub.publishUser('0xb', { n: 3 }, place(2n));
+    await endOfTask();
+    expect(writes.flat()).toEqual(['send:{"n":1}', 'send:{"n":3}']);
+    expect(hub.hasUser('0xa')).toBe(false);
   });
 });

@@ -53,6 +53,12 @@ export class StreamHub {
   }
 
   attachUser(c: StreamConnection, user: string, listenKey: string): void {
+    // A key of another user replaces the first: left in the old set, the connection would be held
+    // (and written to) until that user's last connection closed, and `remove` would never find it.
+    if (c.user !== undefined && c.user !== user) {
+      this.detachUser(c);
+      c.userPlace = undefined; // a place on the other user's stream orders nothing of this one
+    }
     c.user = user;
     c.listenKey = listenKey;
     let set = this.users.get(user);
@@ -89,6 +95,10 @@ export class StreamHub {
       set?.delete(c);
       if (set?.size === 0) this.nativeUsers.delete(nativeUser);
     }
+    this.detachUser(c);
+  }
+
+  private detachUser(c: StreamConnection): void {
     if (c.user === undefined) return;
     const set = this.users.get(c.user);
     set?.delete(c);
