@@ -167,6 +167,25 @@ describe('MemoryBus', () => {
     expect(subs[2]!.assignment()).toEqual([]);
   });
 
+  it('forgets a group once its last member left, unless it committed offsets', async () => {
+    const bus = await open();
+    await bus.publish('t', 'k', 1);
+    // One short-lived reader per group, as the gateway's user-stream replays subscribe.
+    for (let i = 0; i < 200; i++) {
+      const sub = await bus.subscribe({ groupId: `replay.${i}`, topics: ['t'], handler: () => {} });
+      await sub.close();
+    }
+    expect(bus.groupCount).toBe(0);
+    const kept = await bus.subscribe({ groupId: 'kept', topics: ['t'], handler: () => {} });
+    await kept.commit({ topic: 't', partition: 0, offset: '1' });
+    await kept.close();
+    expect(bus.groupCount).toBe(1);
+    // Its members resume from the committed offset, as before.
+    const again = await bus.subscribe({ groupId: 'kept', topics: ['t'], handler: () => {} });
+    expect(again.committedAtAssignment({ topic: 't', partition: 0 })).toBe('1');
+    await bus.close();
+  });
+
   it('refuses to publish once closed', async () => {
     const bus = await open();
     await bus.close();

@@ -262,6 +262,16 @@ export class MemoryBus extends Bus {
     this.journal = undefined;
   }
 
+  /** @internal A group left with no member and no committed offset: a later subscribe starts it afresh. */
+  dropGroup(group: Group): void {
+    if (this.groups.get(group.id) === group) this.groups.delete(group.id);
+  }
+
+  /** Consumer groups held: with members, or with committed offsets (tests). */
+  get groupCount(): number {
+    return this.groups.size;
+  }
+
   /** @internal */
   topicLog(topic: string): TopicLog {
     const t = this.topics.get(topic);

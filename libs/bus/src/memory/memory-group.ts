@@ -397,7 +397,11 @@ export class Group {
   leave(member: MemberSubscription): Promise<void> {
     const i = this.members.indexOf(member);
     if (i >= 0) this.members.splice(i, 1);
-    return this.enqueue(() => this.rebalance(member));
+    return this.enqueue(async () => {
+      await this.rebalance(member);
+      // Nothing to resume from: a group of one reader (a replay's) must not outlive it.
+      if (this.members.length === 0 && this.committed.size === 0) this.bus.dropGroup(this);
+    });
   }
 
   private enqueue(step: () => Promise<void>): Promise<void> {
