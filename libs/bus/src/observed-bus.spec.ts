@@ -1,3 +1,5 @@
+import { Metrics } from '@perp/runtime';
+import { parsePrometheusText } from '@perp/testing';
 import type { BusMessage } from './bus';
 import { silentLogger } from './logger';
 import { MemoryBus } from './memory/memory-bus';
@@ -94,6 +96,42 @@ describe('ObservedBus', () => {
     expect(await lag()).toHaveLength(1);
     await sub.close();
     expect(await lag()).toEqual([]);
+    await bus.close();
+  });
+
+  it("forgets a group's positions and series once its last subscription here closes", async () => {
+    const metrics = new Metrics();
+    const bus = new ObservedBus(new MemoryBus({ topics: { t: 2 }, logger: silentLogger }), metrics.consumers);
+    await bus.connect();
+    const groups = async () => {
+      const samples = parsePrometheusText(await metrics.scrape());
+      const names = ['perp_bus_batch_size_messages_count', 'perp_bus_consumer_lag_messages'];
+      return [...new Set(samples.filter((x) => names.includes(x.name)).map((x) => x.labels.group))].sort();
+    };
+    const live = await bus.subscribe({ groupId: 'live', topics: ['t'], handler: () => undefined });
+    const twice = [0, 1].map(() =>
+      bus.subscribe({ groupId: 'twice', topics: ['t'], handler: () => undefined }),
+    );
+    const [first] = await Promise.all(twice);
+    // Short-lived groups, one reader each (the gateway's user-stream replays).
+    for (let i = 0; i < 50; i++) {
+      let seen = false;
+      const sub = await bus.subscribe({
+        groupId: `replay.${i}`,
+        topics: ['t'],
+        handler: () => void (seen = true),
+      });
+      await bus.publish('t', 'a', { i });
+      while (!seen) await tick();
+      await sub.close();
+      await sub.close(); // twice: counted once
+    }
+    await first!.close(); // the other subscription of the group still reads
+    await bus.publish('t', 'a', {});
+    await tick();
+    expect(await groups()).toEqual(['live', 'twice']);
+    await live.close();
+    expect(await groups()).toEqual(['twice']);
     await bus.close();
   });
 });

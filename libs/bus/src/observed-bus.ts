@@ -26,6 +26,8 @@ export interface ConsumerObserver {
   partition(group: string, topic: string, partition: number): (size: number) => void;
   /** Registers the reader of every consumer's lag, which the observer calls when it needs it. */
   lag(read: () => Promise<readonly ConsumerLag[]>): void;
+  /** The group's last subscription here closed: its recorders are not called again. */
+  forget?(group: string): void;
 }
 
 interface Position {
@@ -47,6 +49,11 @@ export class ObservedBus extends Bus {
   readonly kind: Bus['kind'];
   /** group -> topic -> partition -> position. */
   private readonly positions = new Map<string, Map<string, Position[]>>();
+  /**
+   * Subscriptions per group not closed yet: a group's positions (and the observer's series) go
+   * with its last one, as groups of one short-lived reader (a replay's, per reconnect) would pile up.
+   */
+  private readonly open = new Map<string, number>();
 
   constructor(
     private readonly inner: Bus,
@@ -57,27 +64,47 @@ export class ObservedBus extends Bus {
     observer.lag(() => this.lag());
   }
 
-  subscribe<T = unknown>(options: SubscribeOptions<T>): Promise<Subscription> {
+  async subscribe<T = unknown>(options: SubscribeOptions<T>): Promise<Subscription> {
     const { groupId, handler, batchHandler, onRevoked } = options;
     const handled = (m: BusMessage<T>, size: number) => {
+      if (!this.open.has(groupId)) return; // a handler that ended after the close
       const p = this.position(groupId, m.topic, m.partition);
       p.last = m.offset;
       p.record(size);
     };
-    return this.inner.subscribe<T>({
-      ...options,
-      handler: handler && ((m) => after(handler(m), () => handled(m, 1))),
-      batchHandler:
-        batchHandler && ((ms) => after(batchHandler(ms), () => handled(ms[ms.length - 1]!, ms.length))),
-      onRevoked: (partitions, subscription) => {
-        const topics = this.positions.get(groupId);
-        for (const tp of partitions) {
-          const p = topics?.get(tp.topic)?.[tp.partition];
-          if (p) p.last = undefined;
-        }
-        return onRevoked?.(partitions, subscription);
-      },
-    });
+    this.open.set(groupId, (this.open.get(groupId) ?? 0) + 1);
+    let subscription: Subscription;
+    try {
+      subscription = await this.inner.subscribe<T>({
+        ...options,
+        handler: handler && ((m) => after(handler(m), () => handled(m, 1))),
+        batchHandler:
+          batchHandler && ((ms) => after(batchHandler(ms), () => handled(ms[ms.length - 1]!, ms.length))),
+        onRevoked: (partitions, subscription) => {
+          const topics = this.positions.get(groupId);
+          for (const tp of partitions) {
+            const p = topics?.get(tp.topic)?.[tp.partition];
+            if (p) p.last = undefined;
+          }
+          return onRevoked?.(partitions, subscription);
+        },
+      });
+    } catch (e) {
+      this.closed(groupId);
+      throw e;
+    }
+    const close = subscription.close.bind(subscription);
+    let closing: Promise<void> | undefined;
+    subscription.close = () => (closing ??= close().finally(() => this.closed(groupId)));
+    return subscription;
+  }
+
+  private closed(group: string): void {
+    const left = (this.open.get(group) ?? 1) - 1;
+    if (left > 0) return void this.open.set(group, left);
+    this.open.delete(group);
+    this.positions.delete(group);
+    this.observer.forget?.(group);
   }
 
   /** Lag of every partition with a handled message, one end-offset query per topic. */

@@ -81,4 +81,22 @@ describe('HistogramTally', () => {
     expect(await lines(talliedRegistry)).toEqual(await lines(plainRegistry));
     expect(await talliedRegistry.metrics()).toContain('h_seconds_count{route="/a",status="200"} 4');
   });
+
+  it('drops the series of an owner that is gone, observed and tallied alike', async () => {
+    const registry = new Registry();
+    let tally: HistogramTally | undefined = undefined;
+    tally = new HistogramTally(histogram(registry, () => tally!));
+    for (let i = 0; i < 100; i++) {
+      tally.series({ route: `/gone/${i}`, status: '200' })(0.002);
+      tally.observe({ route: `/gone/${i}`, status: '500' }, 0.002);
+    }
+    tally.series({ route: '/kept', status: '200' })(0.002);
+    await registry.metrics();
+    tally.drop((labels) => labels['route']!.startsWith('/gone/'));
+    const counts = (await lines(registry)).filter((l) => l.startsWith('h_seconds_count'));
+    expect(counts).toEqual(['h_seconds_count{route="/kept",status="200"} 1']);
+    // A label set seen again after the drop is a new series.
+    tally.observe({ route: '/gone/1', status: '500' }, 0.002);
+    expect(await registry.metrics()).toContain('h_seconds_count{route="/gone/1",status="500"} 1');
+  });
 });

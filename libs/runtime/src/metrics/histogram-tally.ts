@@ -25,8 +25,10 @@ interface Tallied {
  * installed prom-client keeps its series differently, every value is observed at once instead.
  */
 export class HistogramTally {
-  private readonly tallied: Tallied[] = [];
+  private tallied: Tallied[] = [];
   private readonly byKey = new Map<string, (value: number) => void>();
+  /** Every observer `series` made, with its labels (for `drop`). */
+  private readonly made = new Map<(value: number) => void, Labels>();
   private readonly bounds: readonly number[];
   private readonly inPlace: boolean;
 
@@ -38,6 +40,12 @@ export class HistogramTally {
 
   /** An observer of the series with these labels. */
   series(labels: Labels): (value: number) => void {
+    const observer = this.observer(labels);
+    this.made.set(observer, labels);
+    return observer;
+  }
+
+  private observer(labels: Labels): (value: number) => void {
     if (!this.inPlace) {
       const child = this.histogram.labels(labels);
       return (value) => child.observe(value);
@@ -65,6 +73,21 @@ export class HistogramTally {
     let observer = this.byKey.get(key);
     if (observer === undefined) this.byKey.set(key, (observer = this.series(labels)));
     observer(value);
+  }
+
+  /**
+   * Removes the series whose labels `match` from the tally and the histogram (their owner is gone:
+   * kept, each one would be held and scraped for the life of the process). Their observers must not
+   * be called again: what they count is not scraped.
+   */
+  drop(match: (labels: Labels) => boolean): void {
+    this.tallied = this.tallied.filter((t) => !match(t.labels));
+    for (const [observer, labels] of this.made) {
+      if (!match(labels)) continue;
+      this.made.delete(observer);
+      this.histogram.remove(labels);
+    }
+    for (const [key, observer] of this.byKey) if (!this.made.has(observer)) this.byKey.delete(key);
   }
 
   /** Adds what was counted since the last flush to the histogram (its `collect` calls this). */

@@ -116,6 +116,8 @@ export class Metrics {
       this.busConsumerLag.add(async () =>
         (await read()).map(({ lag, ...labels }) => ({ labels, value: lag })),
       ),
+    /** A group gone from this process: its batch-size series go too (lag is sampled, so gone already). */
+    forget: (group: string) => this.busBatchTally.drop((labels) => labels['group'] === group),
   };
 
   engineCommandApplied(type: string): void {
