@@ -14,7 +14,7 @@ export const HOT_KEYS = {
    * without its open orders, and one field per open order. (Was a string at `account:{user}`.)
    */
   account: (user: string) => `acct:${user}`,
-  /** An order that left the book (kept a day; history is in Postgres). */
+  /** An order that left the book (kept CLOSED_ORDER_TTL_MS; history is in Postgres). */
   closedOrder: (orderId: string) => `order:${orderId}`,
   /** One user's algo orders: the live ones and the recently ended (GET algo order queries). */
   algoOrders: (user: string) => `algo:${user}`,
