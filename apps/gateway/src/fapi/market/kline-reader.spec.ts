@@ -89,4 +89,20 @@ describe('KlineReader', () => {
     await Promise.all([1, 2, 3].map(() => reader.rows(BTC, 'mark', '1m', { limit: 5 }, now)));
     expect(reads.candles).toBe(1);
   });
+
+  it('holds answers for the cache time only, however many distinct queries came', async () => {
+    const { reader } = fakes(stored, { id: 1 });
+    const now = T0 + 4 * MIN;
+    for (let i = 0; i < 500; i++)
+      await reader.rows(
+        BTC,
+        'last',
+        '1m',
+        { startTime: T0 - i * MIN, limit: 1500 },
+        now + Math.floor(i / 100),
+      );
+    expect(reader.cached).toBe(500);
+    await reader.rows(BTC, 'last', '1m', { limit: 5 }, now + 4 + KLINE_CACHE_MS);
+    expect(reader.cached).toBe(1);
+  });
 });

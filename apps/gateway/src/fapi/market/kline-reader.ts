@@ -145,10 +145,20 @@ export class KlineReader {
     return fillCandleGaps(stored, interval, { startTime, endTime, limit, before });
   }
 
+  /** Answers held (tests). */
+  get cached(): number {
+    return this.cache.size;
+  }
+
   private remember(key: string, entry: Cached): void {
     this.cache.delete(key);
     this.cache.set(key, entry);
-    // Oldest first in a Map: drop from the front once full.
-    if (this.cache.size > KLINE_CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
+    // Oldest first in a Map: drop from the front once full, and what expired (an answer may hold
+    // 1,500 rows; queries are client-chosen, so expired ones would otherwise stay until 2,000 came).
+    const now = entry.expires - KLINE_CACHE_MS;
+    for (const [k, e] of this.cache) {
+      if (this.cache.size <= KLINE_CACHE_ENTRIES && e.expires > now) break;
+      this.cache.delete(k);
+    }
   }
 }
