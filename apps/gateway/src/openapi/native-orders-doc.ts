@@ -51,7 +51,7 @@ const DOCS: Record<string, ApiDocSpec> = {
     summary: 'One of your orders, open or done (a conditional one by its id of digits)',
     path: orderId,
     response: NativeAnyOrder,
-    errors: ['ORDER_NOT_OWNED', 'ORDER_NOT_FOUND'],
+    errors: ['ORDER_NOT_OWNED', 'ORDER_NOT_FOUND', 'SERVICE_UNAVAILABLE'],
   },
   cancel: {
     tag: 'orders',

@@ -29,6 +29,6 @@ import { UserStreamGuard } from './user-stream.guard';
     FapiReservedController,
   ],
   providers: [AccountReader, AccountHistory, HistoryFreshness, ListenKeys, UserStreamGuard],
-  exports: [AccountReader, ListenKeys],
+  exports: [AccountReader, ListenKeys, HistoryFreshness],
 })
 export class FapiAccountModule {}

@@ -1,9 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { HOT_STORE, type HotStore } from '@perp/cache';
-import { HOT_KEYS, NativeError, type OrderRecord, parseOrderRecord, userIdForAddress } from '@perp/contracts';
+import {
+  FapiError,
+  HOT_KEYS,
+  NativeError,
+  type OrderRecord,
+  parseOrderRecord,
+  userIdForAddress,
+} from '@perp/contracts';
 import { OrderRepository } from '@perp/persistence';
 import { AccountReader } from '../../fapi/account/account-reader';
-import { orderEntityView, orderView, type OrderView } from '../../fapi/account/order-view';
+import { HistoryFreshness } from '../../fapi/account/history-freshness';
+import { isOpenStatus, orderEntityView, orderView, type OrderView } from '../../fapi/account/order-view';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -25,6 +33,7 @@ export class OrderLookup {
     private readonly reader: AccountReader,
     private readonly orders: OrderRepository,
     @Inject(HOT_STORE) private readonly hot: HotStore,
+    private readonly freshness: HistoryFreshness,
   ) {}
 
   async locate(address: string, id: string): Promise<LocatedOrder | undefined> {
@@ -36,14 +45,28 @@ export class OrderLookup {
     const closed = await this.closedRecord(orderId);
     if (closed)
       return closed.user === address ? { kind: 'closed', view: orderView(closed) } : { kind: 'foreign' };
-    const row = await this.orders.findById(orderId);
+    let row = await this.orders.findById(orderId);
     if (!row) return undefined;
     if (row.userId !== userIdForAddress(address)) return { kind: 'foreign' };
-    // Not among the live open orders: whatever a lagging row says, the order is no longer working.
+    if (isOpenStatus(row.status)) {
+      // Open in its row but not in the live account, its hot record gone: the projector has not
+      // written how it closed yet. Wait for it, as FAPI's order query does.
+      try {
+        await this.freshness.caughtUp(address);
+      } catch (e) {
+        if (!(e instanceof FapiError)) throw e;
+        throw new NativeError('SERVICE_UNAVAILABLE', 'the order history is behind; try again');
+      }
+      row = (await this.orders.findById(orderId)) ?? row;
+    }
+    // Not among the live open orders: the order is no longer working, whatever the row says.
     return { kind: 'closed', view: orderEntityView(row) };
   }
 
-  /** As `locate`, with the native errors: 404 ORDER_NOT_FOUND, 403 ORDER_NOT_OWNED. */
+  /**
+   * As `locate`, with the native errors: 404 ORDER_NOT_FOUND, 403 ORDER_NOT_OWNED, 503
+   * SERVICE_UNAVAILABLE (the history projector still behind after the upstream timeout).
+   */
   async own(address: string, id: string): Promise<Exclude<LocatedOrder, { kind: 'foreign' }>> {
     const found = await this.locate(address, id);
     if (!found) throw new NativeError('ORDER_NOT_FOUND', `order ${id} not found`);

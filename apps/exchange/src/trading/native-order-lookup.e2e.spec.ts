@@ -1,0 +1,79 @@
+import { HOT_STORE, type HotStore } from '@perp/cache';
+import { HOT_KEYS, userIdForAddress } from '@perp/contracts';
+import { OrderRepository } from '@perp/persistence';
+import { HistoryProjector } from '@perp/risk';
+import { json, login } from '@perp/testing';
+import { Wallet } from 'ethers';
+import { type InProcessExchange, startInProcessExchange } from '../testing/in-process-exchange';
+import { deposit, eventually } from './trading.harness';
+
+// GET /api/v1/orders/{id} of an order that is no longer open, once its closed-order hot record
+// has expired (CLOSED_ORDER_TTL_MS): the order history row answers, read after the history
+// projector has caught up with the caller's account events, as FAPI's order query does.
+describe('native order lookup: a closed order from history waits for the projector', () => {
+  let ex: InProcessExchange;
+  let token: string;
+  let address: string;
+
+  const api = (method: string, path: string, body?: unknown) =>
+    json(`${ex.url}/api/v1${path}`, method, body, token);
+  const projector = () => ex.app.get(HistoryProjector, { strict: false });
+
+  beforeAll(async () => {
+    ex = await startInProcessExchange({ UPSTREAM_TIMEOUT_MS: '1500' });
+    const wallet = Wallet.createRandom();
+    address = wallet.address.toLowerCase();
+    token = await login(ex.url, wallet);
+    await deposit(ex.url, ex.adminToken, address, '10000');
+  });
+
+  afterAll(async () => {
+    await ex?.close();
+  });
+
+  /** A resting order, projected, then canceled while the projector is stopped; its hot record gone. */
+  async function canceledBehindTheProjector(): Promise<string> {
+    const placed = await api('POST', '/orders', {
+      symbol: 'BTCUSDT',
+      side: 'buy',
+      type: 'limit',
+      quantity: '0.01',
+      price: '30000',
+    });
+    expect(placed.status).toBe(200);
+    const id = (placed.body as { id: string }).id;
+    const orders = ex.app.get(OrderRepository);
+    await eventually(
+      () => orders.findById(id),
+      (row) => row?.status === 'NEW',
+    );
+    await projector().onModuleDestroy();
+    expect((await api('DELETE', `/orders/${id}`)).body).toMatchObject({ id, status: 'canceled' });
+    await ex.app.get<HotStore>(HOT_STORE).del(HOT_KEYS.closedOrder(id));
+    expect((await orders.findById(id))?.status).toBe('NEW');
+    expect((await orders.findById(id))?.userId).toBe(userIdForAddress(address));
+    return id;
+  }
+
+  it('answers the order as it closed once the projector has written it', async () => {
+    const id = await canceledBehindTheProjector();
+    const read = api('GET', `/orders/${id}`);
+    await new Promise((r) => setTimeout(r, 200));
+    await projector().onApplicationBootstrap();
+    const r = await read;
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ id, status: 'canceled' });
+  });
+
+  it('is 503 SERVICE_UNAVAILABLE while the projector stays behind past the upstream timeout', async () => {
+    const id = await canceledBehindTheProjector();
+    try {
+      const r = await api('GET', `/orders/${id}`);
+      expect([r.status, r.body]).toEqual([503, { error: expect.any(String), code: 'SERVICE_UNAVAILABLE' }]);
+    } finally {
+      await projector().onApplicationBootstrap();
+    }
+    const after = await api('GET', `/orders/${id}`);
+    expect(after.body).toMatchObject({ id, status: 'canceled' });
+  });
+});
