@@ -2,18 +2,20 @@ import { HOT_STORE, type HotStore } from '@perp/cache';
 import { HOT_KEYS, userIdForAddress } from '@perp/contracts';
 import { OrderRepository } from '@perp/persistence';
 import { HistoryProjector } from '@perp/risk';
-import { json, login } from '@perp/testing';
+import { createKey, json, login, signed } from '@perp/testing';
 import { Wallet } from 'ethers';
 import { type InProcessExchange, startInProcessExchange } from '../testing/in-process-exchange';
 import { deposit, eventually } from './trading.harness';
 
-// GET /api/v1/orders/{id} of an order that is no longer open, once its closed-order hot record
-// has expired (CLOSED_ORDER_TTL_MS): the order history row answers, read after the history
-// projector has caught up with the caller's account events, as FAPI's order query does.
-describe('native order lookup: a closed order from history waits for the projector', () => {
+// An order that is no longer open, once its closed-order hot record has expired
+// (CLOSED_ORDER_TTL_MS): the order history row answers, read after the history projector has
+// caught up with the caller's account events, on both surfaces; still behind after
+// UPSTREAM_TIMEOUT_MS, the surface's "try again" error.
+describe('order lookup from history waits for the projector', () => {
   let ex: InProcessExchange;
   let token: string;
   let address: string;
+  let key: Awaited<ReturnType<typeof createKey>>;
 
   const api = (method: string, path: string, body?: unknown) =>
     json(`${ex.url}/api/v1${path}`, method, body, token);
@@ -24,6 +26,7 @@ describe('native order lookup: a closed order from history waits for the project
     const wallet = Wallet.createRandom();
     address = wallet.address.toLowerCase();
     token = await login(ex.url, wallet);
+    key = await createKey(ex.url, token, { label: 'lookup' });
     await deposit(ex.url, ex.adminToken, address, '10000');
   });
 
@@ -63,6 +66,18 @@ describe('native order lookup: a closed order from history waits for the project
     const r = await read;
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ id, status: 'canceled' });
+  });
+
+  it('FAPI GET /fapi/v1/order waits too: -1001 while the projector stays behind, then the order', async () => {
+    const fapi = (orderId: string) =>
+      signed(ex.url, '/fapi/v1/order', key, { params: { symbol: 'BTCUSDT', orderId } });
+    const id = await canceledBehindTheProjector();
+    try {
+      expect(await fapi(id)).toMatchObject({ status: 500, body: { code: -1001, msg: expect.any(String) } });
+    } finally {
+      await projector().onApplicationBootstrap();
+    }
+    expect((await fapi(id)).body).toMatchObject({ orderId: id, status: 'CANCELED' });
   });
 
   it('is 503 SERVICE_UNAVAILABLE while the projector stays behind past the upstream timeout', async () => {
