@@ -1,5 +1,5 @@
 import { type HotStore, MemoryHotStore, RedisHotStore } from '@perp/cache';
-import { LocalAnswers } from './local-answers';
+import { LocalAnswers, MAX_KEPT_BODY_BYTES } from './local-answers';
 
 describe('LocalAnswers', () => {
   let hot: MemoryHotStore;
@@ -17,6 +17,24 @@ describe('LocalAnswers', () => {
     expect(answers.get(one, 100)).toBeUndefined();
     expect(answers.get({}, 0)).toBeUndefined();
     await hot.hset('k2', { f: '1' }); // a key missing when kept, written since
+    expect(answers.get(one, 0)).toBeUndefined();
+  });
+
+  it('keeps no body over MAX_KEPT_BODY_BYTES, and lets go of one that is no longer the answer', async () => {
+    const answers = new LocalAnswers<object>(hot);
+    await hot.set('k', 'x');
+    const big = Buffer.alloc(MAX_KEPT_BODY_BYTES + 1);
+    answers.keep(one, ['k'], answers.versions(['k']), body);
+    answers.keep(one, ['k'], answers.versions(['k']), big, 50);
+    expect(answers.get(one, 0)).toBeUndefined();
+    const edge = Buffer.alloc(MAX_KEPT_BODY_BYTES);
+    answers.keep(one, ['k'], answers.versions(['k']), edge, 50);
+    expect(answers.get(one, 0)).toBe(edge);
+    // Asked for past `until`, it is let go: an earlier clock no longer finds it.
+    expect(answers.get(one, 50)).toBeUndefined();
+    expect(answers.get(one, 0)).toBeUndefined();
+    answers.keep(one, ['k'], answers.versions(['k']), edge);
+    await hot.set('k', 'y');
     expect(answers.get(one, 0)).toBeUndefined();
   });
 

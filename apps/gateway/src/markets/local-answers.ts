@@ -1,5 +1,12 @@
 import type { HotStore } from '@perp/cache';
 
+/**
+ * Larger bodies are not kept: a body is kept per distinct query (up to a lane's 1,000), so a
+ * client choosing many 1,500-row klines windows would otherwise hold ~200 MB. Those reads are
+ * heavy in weight, and KlineReader still shares one body per KLINE_CACHE_MS.
+ */
+export const MAX_KEPT_BODY_BYTES = 64 * 1024;
+
 interface Kept<V> {
   keys: readonly string[];
   versions: readonly number[];
@@ -41,16 +48,20 @@ export class LocalAnswers<K extends object, V = Buffer> {
   get(id: K, now: number): V | undefined {
     if (this.hot.localVersion === undefined) return undefined;
     const kept = this.shelf.get(id);
-    if (kept === undefined || now >= kept.until) return undefined;
-    for (let i = 0; i < kept.keys.length; i++)
-      if (this.hot.localVersion(kept.keys[i]!) !== kept.versions[i]) return undefined;
-    return kept.value;
+    if (kept === undefined) return undefined;
+    let current = now < kept.until;
+    for (let i = 0; current && i < kept.keys.length; i++)
+      current = this.hot.localVersion(kept.keys[i]!) === kept.versions[i];
+    if (current) return kept.value;
+    // No longer the answer: not held until the query's next request or its eviction.
+    this.shelf.delete(id);
+    return undefined;
   }
 
   /**
-   * Keeps the answer for `id` while `keys` stay at `versions` (taken before the reads). A function
-   * `value` is called only when kept: not without versions, nor when the one kept is already of
-   * these versions.
+   * Keeps the answer for `id` while `keys` stay at `versions` (taken before the reads), unless it is
+   * a body over MAX_KEPT_BODY_BYTES. A function `value` is called only when kept: not without
+   * versions, nor when the one kept is already of these versions.
    */
   keep(
     id: K,
@@ -63,7 +74,8 @@ export class LocalAnswers<K extends object, V = Buffer> {
     const kept = this.shelf.get(id);
     if (kept !== undefined && kept.until === until && sameVersions(kept.versions, versions)) return;
     const made = typeof value === 'function' ? (value as () => V)() : value;
-    this.shelf.set(id, { keys, versions, value: made, until });
+    if (Buffer.isBuffer(made) && made.length > MAX_KEPT_BODY_BYTES) this.shelf.delete(id);
+    else this.shelf.set(id, { keys, versions, value: made, until });
   }
 }
 
