@@ -66,24 +66,17 @@ export async function loadAuthSecrets(
   options: { dataDir?: string } = {},
 ): Promise<AuthSecrets> {
   const e = checkAuthEnv(env, options);
-  const { dataDir } = options;
-  const missing = (name: string) =>
-    new Error(`invalid configuration:\n  ${name}: required when there is no data directory`);
-
-  let current: Buffer;
-  if (e.API_KEY_MASTER_KEY !== undefined) current = parseMasterKey(e.API_KEY_MASTER_KEY);
-  else if (dataDir !== undefined) current = await loadOrCreateKeyFile(dataDir, MASTER_KEY_FILE);
-  else throw missing('API_KEY_MASTER_KEY');
+  // An unset one has its key file: checkAuthEnv required both when there is no data directory.
+  const keyFile = (file: string) => loadOrCreateKeyFile(options.dataDir!, file);
+  const current =
+    e.API_KEY_MASTER_KEY !== undefined
+      ? parseMasterKey(e.API_KEY_MASTER_KEY)
+      : await keyFile(MASTER_KEY_FILE);
   const previous =
     e.API_KEY_MASTER_KEY_PREVIOUS.trim() === ''
       ? []
       : e.API_KEY_MASTER_KEY_PREVIOUS.split(',').map((k) => parseMasterKey(k, 'API_KEY_MASTER_KEY_PREVIOUS'));
-
-  let jwtSecret: string;
-  if (e.JWT_SECRET !== undefined) jwtSecret = e.JWT_SECRET;
-  else if (dataDir !== undefined)
-    jwtSecret = (await loadOrCreateKeyFile(dataDir, JWT_SECRET_FILE)).toString('hex');
-  else throw missing('JWT_SECRET');
+  const jwtSecret = e.JWT_SECRET ?? (await keyFile(JWT_SECRET_FILE)).toString('hex');
 
   return { masterKeys: new MasterKeyring(current, previous), jwtSecret, jwtTtlSeconds: e.JWT_TTL_SECONDS };
 }
