@@ -2,7 +2,7 @@ import { HOT_STORE, type HotStore } from '@perp/cache';
 import { HOT_KEYS } from '@perp/contracts';
 import { signed } from '@perp/testing';
 import { type InProcessExchange, startInProcessExchange } from '../testing/in-process-exchange';
-import { adminRequest, newTrader, type Trader } from './trading.harness';
+import { adminRequest, eventually, newTrader, type Trader } from './trading.harness';
 
 const BTC = 'BTCUSDT';
 
@@ -161,11 +161,10 @@ describe('FAPI order entry: order/test, leverage, modify, batchOrders, allOpenOr
       [filled, 'kept-2', 'FILLED'],
     ] as const) {
       // The maker's answer does not wait for the taker's account to take the fill.
-      let fromHot = await read({ orderId });
-      for (let i = 0; i < 100 && (fromHot as { status: string }).status !== status; i++) {
-        await new Promise((r) => setTimeout(r, 20));
-        fromHot = await read({ orderId });
-      }
+      const fromHot = await eventually(
+        () => read({ orderId }),
+        (o) => (o as { status: string }).status === status,
+      );
       expect(fromHot).toMatchObject({ orderId, status, selfTradePreventionMode: 'EXPIRE_BOTH' });
       await ex.app.get<HotStore>(HOT_STORE).del(HOT_KEYS.closedOrder(orderId));
       expect(await read({ orderId })).toEqual(fromHot);
