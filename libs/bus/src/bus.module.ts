@@ -26,7 +26,7 @@ export interface BusModuleOptions {
   /** Kafka mode: consumer tuning, topic creation, reply listener. */
   kafka?: Pick<
     KafkaBusOptions,
-    'consumer' | 'createTopics' | 'provisioningRetry' | 'eagerReplyListener' | 'maxBatch'
+    'consumer' | 'createTopics' | 'topicConfigs' | 'provisioningRetry' | 'eagerReplyListener' | 'maxBatch'
   >;
   retry?: KafkaBusOptions['retry'];
   logger?: BusLogger;

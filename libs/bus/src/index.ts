@@ -14,3 +14,4 @@ export {
   type TopicAdmin,
   type TopicProvisioningOptions,
 } from './kafka/topic-provisioning';
+export type { TopicConfigs } from './kafka/topic-configs';

@@ -1,7 +1,7 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { BusModule } from '@perp/bus';
 import { CacheModule } from '@perp/cache';
-import { TOPICS, topicPartitions } from '@perp/contracts';
+import { TOPICS, topicConfigs, topicPartitions } from '@perp/contracts';
 import { PersistenceModule } from '@perp/persistence';
 import { type AppConfig, RuntimeModule } from '@perp/runtime';
 import { MarketsProjection } from './markets/markets-projection';
@@ -35,7 +35,10 @@ export class InfrastructureModule {
           topics: topicPartitions(),
           replyTopic: TOPICS.replies.name,
           journal: options.journal ?? true,
-          ...(options.eagerReplyListener ? { kafka: { eagerReplyListener: true } } : {}),
+          kafka: {
+            topicConfigs: topicConfigs(),
+            ...(options.eagerReplyListener ? { eagerReplyListener: true } : {}),
+          },
         }),
         PersistenceModule.forRoot(config, { schema: options.schema }),
         CacheModule.forRoot(config),

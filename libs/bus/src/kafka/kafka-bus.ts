@@ -32,6 +32,7 @@ import { createKafka } from './kafka-client';
 import { KafkaSubscription, tpKey } from './kafka-subscription';
 import { stopIdleRequestChecks } from './request-queue-idle';
 import type { PresenceStore } from './member-liveness';
+import type { TopicConfigs } from './topic-configs';
 import { ensureTopics } from './topic-provisioning';
 
 export interface KafkaConsumerTuning {
@@ -66,6 +67,8 @@ export interface KafkaBusOptions extends BusConfig {
    * Default true. False: topics are provisioned apart (`provisionTopics`) and connect() waits for them.
    */
   createTopics?: boolean;
+  /** Settings topics must have (set on creation; an existing topic that differs is altered or reported). */
+  topicConfigs?: TopicConfigs;
   /** Backoff and bound of connect()'s wait for the topics (default PROVISIONING_RETRY). */
   provisioningRetry?: RetryOptions;
   /**
@@ -362,6 +365,7 @@ export class KafkaBus extends Bus {
   private async ensureTopics(): Promise<void> {
     const actual = await ensureTopics(this.admin!, this.options.topics, {
       create: this.options.createTopics ?? true,
+      configs: this.options.topicConfigs,
       retry: this.options.provisioningRetry,
       logger: this.logger,
     });

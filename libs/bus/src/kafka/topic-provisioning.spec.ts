@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type KafkaMock, startKafkaMock } from '@perp/testing';
-import { KafkaJSProtocolError, type PartitionMetadata } from 'kafkajs';
+import { ConfigSource, KafkaJSProtocolError, type PartitionMetadata } from 'kafkajs';
 import type { BusLogger } from '../bus';
 import { silentLogger } from '../logger';
 import { KafkaBus } from './kafka-bus';
@@ -40,8 +40,19 @@ class StandInBroker {
   /** Per topic: its partitions, and what lagging metadata still shows (0: not there) for `lagging` more requests. */
   private readonly topics = new Map<string, { partitions: number; shown: number; lagging: number }>();
   readonly created: string[] = [];
+  /** Topic-level overrides (what describeConfigs reports as TOPIC_CONFIG). */
+  readonly settings = new Map<string, Map<string, string>>();
   refuseCreate?: KafkaJSProtocolError;
-  calls = { createTopics: 0, createPartitions: 0, fetchTopicMetadata: 0 };
+  refuseAlter?: KafkaJSProtocolError;
+  /** describeConfigs answers UNKNOWN_TOPIC_OR_PARTITION this many more times (a lagging broker). */
+  describeLag = 0;
+  calls = {
+    createTopics: 0,
+    createPartitions: 0,
+    fetchTopicMetadata: 0,
+    describeConfigs: 0,
+    alterConfigs: 0,
+  };
 
   constructor(private readonly lag = 3) {}
 
@@ -50,8 +61,9 @@ class StandInBroker {
   }
 
   /** A topic that existed before the processes started. */
-  preexisting(topic: string, partitions: number): void {
+  preexisting(topic: string, partitions: number, settings: Record<string, string> = {}): void {
     this.topics.set(topic, { partitions, shown: partitions, lagging: 0 });
+    this.settings.set(topic, new Map(Object.entries(settings)));
   }
 
   admin(): TopicAdmin {
@@ -62,10 +74,11 @@ class StandInBroker {
         await turn();
         if (this.refuseCreate) throw this.refuseCreate;
         let createdAll = true;
-        for (const { topic, numPartitions } of topics) {
+        for (const { topic, numPartitions, configEntries } of topics) {
           if (this.topics.has(topic)) createdAll = false;
           else {
             this.topics.set(topic, { partitions: numPartitions ?? 1, shown: 0, lagging: this.lag });
+            this.settings.set(topic, new Map((configEntries ?? []).map((e) => [e.name, e.value])));
             this.created.push(topic);
           }
         }
@@ -102,8 +115,59 @@ class StandInBroker {
         if (shown.includes(0)) throw protocolError('UNKNOWN_TOPIC_OR_PARTITION', 3, true);
         return { topics: names.map((name, i) => ({ name, partitions: partitionList(shown[i]!) })) };
       },
+      describeConfigs: async ({ resources }) => {
+        this.calls.describeConfigs++;
+        await turn();
+        if (this.describeLag > 0) {
+          this.describeLag--;
+          throw protocolError('UNKNOWN_TOPIC_OR_PARTITION', 3, true);
+        }
+        return {
+          throttleTime: 0,
+          resources: resources.map(({ name, type }) => ({
+            resourceName: name,
+            resourceType: type,
+            errorCode: 0,
+            errorMessage: '',
+            // A broker lists every setting: overrides as TOPIC_CONFIG, the rest as defaults.
+            configEntries: [
+              ...[...(this.settings.get(name) ?? [])].map(([configName, configValue]) =>
+                entry(configName, configValue, ConfigSource.TOPIC_CONFIG),
+              ),
+              ...Object.entries(BROKER_DEFAULTS)
+                .filter(([k]) => !this.settings.get(name)?.has(k))
+                .map(([configName, configValue]) =>
+                  entry(configName, configValue, ConfigSource.DEFAULT_CONFIG),
+                ),
+            ],
+          })),
+        };
+      },
+      alterConfigs: async ({ resources }) => {
+        this.calls.alterConfigs++;
+        await turn();
+        if (this.refuseAlter) throw this.refuseAlter;
+        // AlterConfigs (not the incremental one): the given set replaces every override.
+        for (const { name, configEntries } of resources)
+          this.settings.set(name, new Map(configEntries.map((e) => [e.name, e.value])));
+        return { resources: [], throttleTime: 0 };
+      },
     };
   }
+}
+
+const BROKER_DEFAULTS: Record<string, string> = { 'cleanup.policy': 'delete', 'retention.ms': '604800000' };
+
+function entry(configName: string, configValue: string, configSource: ConfigSource) {
+  return {
+    configName,
+    configValue,
+    configSource,
+    isDefault: configSource === ConfigSource.DEFAULT_CONFIG,
+    isSensitive: false,
+    readOnly: false,
+    configSynonyms: [],
+  };
 }
 
 function partitionList(count: number): PartitionMetadata[] {
@@ -187,6 +251,87 @@ describe('topic provisioning against a broker with an admin API (stand-in)', () 
   });
 });
 
+const CONFIGS = { 'perp.c.v1': { 'cleanup.policy': 'compact' } };
+
+describe('topic settings (stand-in broker with an admin API)', () => {
+  it('8 processes at once create each topic once with its settings, and nothing is altered or warned', async () => {
+    const broker = new StandInBroker();
+    const { logger, lines } = recordingLogger();
+    await Promise.all(
+      Array.from({ length: 8 }, () =>
+        ensureTopics(broker.admin(), TOPICS, { logger, retry: FAST, configs: CONFIGS }),
+      ),
+    );
+    expect(Object.fromEntries(broker.settings.get('perp.c.v1')!)).toEqual({ 'cleanup.policy': 'compact' });
+    expect(Object.fromEntries(broker.settings.get('perp.a.v1')!)).toEqual({});
+    expect(broker.calls.alterConfigs).toBe(0);
+    expect([...lines.warn, ...lines.error]).toEqual([]);
+  });
+
+  it("alters an existing topic that is not compacted, keeping the operator's other overrides", async () => {
+    const broker = new StandInBroker(0);
+    broker.preexisting('perp.c.v1', 1, { 'cleanup.policy': 'delete', 'retention.ms': '86400000' });
+    const { logger, lines } = recordingLogger();
+    await ensureTopics(broker.admin(), TOPICS, { logger, retry: FAST, configs: CONFIGS });
+    expect(Object.fromEntries(broker.settings.get('perp.c.v1')!)).toEqual({
+      'cleanup.policy': 'compact',
+      'retention.ms': '86400000',
+    });
+    expect(lines.log).toEqual(['kafka: topic perp.c.v1 had cleanup.policy=delete, wants compact: altered']);
+    // A second start finds it as wanted.
+    await ensureTopics(broker.admin(), TOPICS, { logger, retry: FAST, configs: CONFIGS });
+    expect(broker.calls.alterConfigs).toBe(1);
+  });
+
+  it('a topic left at the broker default (delete) is altered too', async () => {
+    const broker = new StandInBroker(0);
+    broker.preexisting('perp.c.v1', 1);
+    await ensureTopics(broker.admin(), TOPICS, { logger: silentLogger, retry: FAST, configs: CONFIGS });
+    expect(broker.settings.get('perp.c.v1')!.get('cleanup.policy')).toBe('compact');
+  });
+
+  it('with creation off, a topic that differs is reported at WARN and left as it is', async () => {
+    const broker = new StandInBroker(0);
+    for (const [t, n] of Object.entries(TOPICS)) broker.preexisting(t, n);
+    const { logger, lines } = recordingLogger();
+    const counts = await ensureTopics(broker.admin(), TOPICS, {
+      create: false,
+      logger,
+      retry: FAST,
+      configs: CONFIGS,
+    });
+    expect(Object.fromEntries(counts)).toEqual(TOPICS);
+    expect(broker.calls.alterConfigs).toBe(0);
+    expect(lines.warn).toEqual([
+      'kafka: topic perp.c.v1 has cleanup.policy=delete, wants compact (libs/contracts); provision the topics to fix it',
+    ]);
+  });
+
+  it('a refused alteration is reported at WARN and the topics are still used', async () => {
+    const broker = new StandInBroker(0);
+    broker.preexisting('perp.c.v1', 1);
+    broker.refuseAlter = protocolError('CLUSTER_AUTHORIZATION_FAILED', 31, false);
+    const { logger, lines } = recordingLogger();
+    const counts = await ensureTopics(broker.admin(), TOPICS, { logger, retry: FAST, configs: CONFIGS });
+    expect(counts.get('perp.c.v1')).toBe(1);
+    expect(lines.warn).toEqual([
+      'kafka: topic perp.c.v1 has cleanup.policy=delete, wants compact and altering it was refused (CLUSTER_AUTHORIZATION_FAILED)',
+    ]);
+    expect(broker.settings.get('perp.c.v1')!.get('cleanup.policy')).toBeUndefined();
+  });
+
+  it('settings not readable yet (a topic the answering broker does not know) are tried again', async () => {
+    const broker = new StandInBroker(0);
+    broker.preexisting('perp.c.v1', 1);
+    broker.describeLag = 2;
+    const { logger, lines } = recordingLogger();
+    await ensureTopics(broker.admin(), TOPICS, { logger, retry: FAST, configs: CONFIGS });
+    expect(broker.calls.describeConfigs).toBe(3);
+    expect(broker.settings.get('perp.c.v1')!.get('cleanup.policy')).toBe('compact');
+    expect(lines.warn).toEqual([]);
+  });
+});
+
 const targets: { name: string; brokers?: string[] }[] = [{ name: 'the librdkafka mock cluster (kcat)' }];
 if (process.env.KAFKA_BROKERS)
   targets.push({
@@ -220,6 +365,8 @@ describe.each(targets)('cold start on $name', ({ brokers: realBrokers }) => {
           topics,
           replyTopic: `cold.${run}.replies`,
           eagerReplyListener: true,
+          // The mock has no settings to read: they are skipped, not retried until the bound.
+          topicConfigs: { [`cold.${run}.replies`]: { 'retention.ms': '3600000' } },
           logger,
           consumer: realBrokers ? undefined : { sessionTimeoutMs: 2_500, heartbeatIntervalMs: 250 },
         }),

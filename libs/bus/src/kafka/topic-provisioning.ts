@@ -8,6 +8,7 @@ import createRetry from 'kafkajs/src/retry';
 import type { BusLogger } from '../bus';
 import { busLogger, errorText } from '../logger';
 import { createKafka, isRetriable } from './kafka-client';
+import { reconcileTopicConfigs, type TopicConfigAdmin, type TopicConfigs } from './topic-configs';
 
 export interface TopicProvisioningOptions {
   /**
@@ -18,6 +19,11 @@ export interface TopicProvisioningOptions {
   /** Backoff between attempts and their bound (kafkajs's retrier); default PROVISIONING_RETRY. */
   retry?: RetryOptions;
   logger?: BusLogger;
+  /**
+   * Settings topics must have (libs/contracts: the markets topic is compacted). Set on creation;
+   * an existing topic that differs is altered (with `create`) or reported at WARN.
+   */
+  configs?: TopicConfigs;
 }
 
 /** About 20 s of attempts: a fresh broker creates the offsets topic and elects leaders meanwhile. */
@@ -30,7 +36,8 @@ export const PROVISIONING_RETRY: RetryOptions = {
 };
 
 /** The admin calls provisioning uses (a stand-in for a broker in tests implements these). */
-export type TopicAdmin = Pick<Admin, 'createTopics' | 'createPartitions' | 'fetchTopicMetadata'>;
+export type TopicAdmin = Pick<Admin, 'createTopics' | 'createPartitions' | 'fetchTopicMetadata'> &
+  TopicConfigAdmin;
 
 /** A topic still short of its partitions after growing it: the broker's metadata lags. */
 class PartitionsPendingError extends Error {
@@ -57,7 +64,7 @@ export async function ensureTopics(
   try {
     return await retrier(async (bail, retryCount, retryTime) => {
       try {
-        return await provisionOnce(admin, wanted, create, logger);
+        return await provisionOnce(admin, wanted, create, logger, options.configs ?? {});
       } catch (e) {
         if (!isRetriable(e)) bail(e as Error);
         else
@@ -80,6 +87,7 @@ async function provisionOnce(
   wanted: [string, number][],
   create: boolean,
   logger: BusLogger,
+  configs: TopicConfigs,
 ): Promise<Map<string, number>> {
   let refused: unknown;
   // No controller in the metadata: the mock cluster, which has no admin API (or an election).
@@ -88,7 +96,11 @@ async function provisionOnce(
     try {
       // Resolves false when another process created them first.
       await admin.createTopics({
-        topics: wanted.map(([topic, numPartitions]) => ({ topic, numPartitions })),
+        topics: wanted.map(([topic, numPartitions]) => ({
+          topic,
+          numPartitions,
+          configEntries: Object.entries(configs[topic] ?? {}).map(([name, value]) => ({ name, value })),
+        })),
         waitForLeaders: true,
       });
     } catch (e) {
@@ -106,20 +118,36 @@ async function provisionOnce(
     throw refusedForGood ? refused : e;
   });
   const short = wanted.filter(([t, n]) => (counts.get(t) ?? 0) < n);
-  if (!create || noController || !short.length) return counts;
+  // The mock has no admin API; its topics have no settings to read.
+  if (noController) return counts;
+  if (short.length && create) counts = await grow(admin, short, names, logger);
+  await reconcileTopicConfigs(admin, onlyWanted(configs, wanted), { alter: create, logger });
+  return counts;
+}
+
+async function grow(
+  admin: TopicAdmin,
+  short: [string, number][],
+  names: string[],
+  logger: BusLogger,
+): Promise<Map<string, number>> {
   try {
     await admin.createPartitions({ topicPartitions: short.map(([topic, count]) => ({ topic, count })) });
   } catch (e) {
     // Most often another process grew them first (INVALID_PARTITIONS); the counts tell.
     logger.debug?.(`kafka: createPartitions refused: ${errorText(e)}`);
   }
-  counts = await partitionCounts(admin, names);
+  const counts = await partitionCounts(admin, names);
   const still = short.filter(([t, n]) => (counts.get(t) ?? 0) < n);
   if (still.length)
     throw new PartitionsPendingError(
       `partitions of ${still.map(([t, n]) => `${t} (${n})`).join(', ')} pending`,
     );
   return counts;
+}
+
+function onlyWanted(configs: TopicConfigs, wanted: [string, number][]): TopicConfigs {
+  return Object.fromEntries(wanted.filter(([t]) => configs[t]).map(([t]) => [t, configs[t]!]));
 }
 
 async function partitionCounts(admin: TopicAdmin, names: string[]): Promise<Map<string, number>> {

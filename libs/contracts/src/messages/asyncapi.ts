@@ -16,7 +16,13 @@ export function buildAsyncApi(version: string) {
     channels[id] = {
       address: t.name,
       messages: { [id]: { $ref: `#/components/messages/${id}` } },
-      bindings: { kafka: { topic: t.name, partitions: t.partitions } },
+      bindings: {
+        kafka: {
+          topic: t.name,
+          partitions: t.partitions,
+          ...('config' in t ? { topicConfiguration: topicConfiguration(t.config) } : {}),
+        },
+      },
     };
     operations[`consume_${id}`] = { action: 'receive', channel: { $ref: `#/channels/${id}` } };
   }
@@ -32,4 +38,11 @@ export function buildAsyncApi(version: string) {
     operations,
     components: { messages },
   };
+}
+
+/** The Kafka binding's topicConfiguration: cleanup.policy as a list, durations as numbers. */
+function topicConfiguration(config: Readonly<Record<string, string>>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(config).map(([k, v]) => [k, k === 'cleanup.policy' ? v.split(',') : Number(v)]),
+  );
 }

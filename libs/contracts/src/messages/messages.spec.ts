@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildAsyncApi } from './asyncapi';
-import { MessageValidationError, parseMessage, TOPICS, topicPartitions } from './topics';
+import { MessageValidationError, parseMessage, TOPICS, topicConfigs, topicPartitions } from './topics';
 
 const user = '0x' + 'ab'.repeat(20);
 
@@ -11,6 +11,20 @@ describe('topic contract', () => {
     expect(new Set(names).size).toBe(names.length);
     for (const n of names) expect(n).toMatch(/\.v\d+$/);
     expect(topicPartitions()['perp.engine.commands.v1']).toBe(8);
+  });
+
+  it('the markets topic is compacted (read from the start on every boot) and replies expire after an hour', () => {
+    expect(topicConfigs()).toEqual({
+      'perp.markets.v1': { 'cleanup.policy': 'compact' },
+      'perp.replies.v1': { 'retention.ms': '3600000' },
+    });
+    const channels = buildAsyncApi('1').channels as Record<string, { bindings: { kafka: object } }>;
+    expect(channels['markets']!.bindings.kafka).toMatchObject({
+      topicConfiguration: { 'cleanup.policy': ['compact'] },
+    });
+    expect(channels['replies']!.bindings.kafka).toMatchObject({
+      topicConfiguration: { 'retention.ms': 3600000 },
+    });
   });
 
   it('accepts a valid engine command and refuses a malformed one with the field named', () => {

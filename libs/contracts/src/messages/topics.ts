@@ -6,6 +6,10 @@ import { accountEvent, engineEvent, fundingEvent, marketState, priceEvent } from
 /**
  * The public topic contract: names carry the schema's major version; every message carries `v`.
  * Partition = murmur2(key) mod partitions, as Kafka's Java client does, so other producers agree.
+ * `config`: Kafka topic settings the deployment depends on (provisioning sets them). The markets
+ * topic is compacted: every process reads it from the start on boot, and a broker's time retention
+ * (7 days by default) would delete a market's last change, so a delisted market would come back
+ * as configured. Replies matter for the request's timeout only.
  */
 export const TOPICS = {
   riskCommands: { name: 'perp.risk.commands.v1', key: 'user address', schema: riskCommand, partitions: 8 },
@@ -14,10 +18,25 @@ export const TOPICS = {
   accountEvents: { name: 'perp.account.events.v1', key: 'user address', schema: accountEvent, partitions: 8 },
   prices: { name: 'perp.prices.v1', key: 'symbol', schema: priceEvent, partitions: 4 },
   funding: { name: 'perp.funding.v1', key: 'symbol', schema: fundingEvent, partitions: 4 },
-  markets: { name: 'perp.markets.v1', key: 'symbol', schema: marketState, partitions: 1 },
+  markets: {
+    name: 'perp.markets.v1',
+    key: 'symbol',
+    schema: marketState,
+    partitions: 1,
+    config: { 'cleanup.policy': 'compact' },
+  },
   clock: { name: 'perp.clock.v1', key: 'clock', schema: clockTick, partitions: 1 },
-  replies: { name: 'perp.replies.v1', key: 'requester id', schema: reply, partitions: 4 },
-} as const satisfies Record<string, { name: string; key: string; schema: z.ZodType; partitions: number }>;
+  replies: {
+    name: 'perp.replies.v1',
+    key: 'requester id',
+    schema: reply,
+    partitions: 4,
+    config: { 'retention.ms': String(60 * 60_000) },
+  },
+} as const satisfies Record<
+  string,
+  { name: string; key: string; schema: z.ZodType; partitions: number; config?: Record<string, string> }
+>;
 
 /**
  * Header of every account event: "1" on the last event one input gave one user, else "0". A reader
@@ -32,6 +51,13 @@ export type TopicMessage<T extends TopicId> = z.infer<(typeof TOPICS)[T]['schema
 /** Partition counts by topic name, as the bus adapters take them. */
 export function topicPartitions(): Record<string, number> {
   return Object.fromEntries(Object.values(TOPICS).map((t) => [t.name, t.partitions]));
+}
+
+/** Kafka settings by topic name, for the topics that need some (see TOPICS). */
+export function topicConfigs(): Record<string, Record<string, string>> {
+  return Object.fromEntries(
+    Object.values(TOPICS).flatMap((t) => ('config' in t ? [[t.name, { ...t.config }]] : [])),
+  );
 }
 
 export class MessageValidationError extends Error {}

@@ -1,5 +1,5 @@
 import { type BusLogger, createBus } from '@perp/bus';
-import { topicPartitions } from '@perp/contracts';
+import { topicConfigs, topicPartitions } from '@perp/contracts';
 import { type DataSourceOptions, openAndMigrate } from '@perp/persistence';
 import type { AppConfig } from '@perp/runtime';
 
@@ -25,8 +25,8 @@ export async function migrateDatabase(
 }
 
 /**
- * Creates the topics of libs/contracts with their partition counts and grows smaller ones (the
- * Kafka bus does this on connect). Idempotent. Returns each topic's partition count on the broker;
+ * Creates the topics of libs/contracts with their partition counts and settings, grows smaller ones
+ * and alters settings that differ (the Kafka bus does this on connect). Idempotent. Returns each topic's partition count on the broker;
  * throws when one has fewer than the contract names (the broker refused to create or grow it).
  */
 export async function provisionTopics(
@@ -35,7 +35,11 @@ export async function provisionTopics(
 ): Promise<Record<string, number>> {
   if (config.BUS !== 'kafka') throw new Error('BUS: topics are provisioned on Kafka only (BUS=kafka)');
   const topics = options.topics ?? topicPartitions();
-  const bus = createBus(config, { topics, kafka: { createTopics: true }, logger: options.logger });
+  const bus = createBus(config, {
+    topics,
+    kafka: { createTopics: true, topicConfigs: options.topics ? {} : topicConfigs() },
+    logger: options.logger,
+  });
   await bus.connect();
   try {
     const found: Record<string, number> = {};
