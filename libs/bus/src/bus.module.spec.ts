@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Global, Module } from '@nestjs/common';
@@ -46,6 +46,17 @@ describe('BusModule', () => {
 
     const again = await start({ DATA_DIR: dataDir });
     expect((await again.bus.endOffsets('orders')).map((e) => e.offset).sort()).toEqual(['0', '0', '0', '1']);
+    await again.app.close();
+  });
+
+  it('journals in segments of BUS_MEMORY_SEGMENT_BYTES', async () => {
+    const { app, bus } = await start({ DATA_DIR: dataDir, BUS_MEMORY_SEGMENT_BYTES: '1000' });
+    for (let n = 0; n < 40; n++) await bus.publish('orders', 'user-1', { n, pad: 'x'.repeat(50) });
+    await app.close();
+    const files = readdirSync(join(dataDir, 'bus')).filter((f) => f.startsWith('bus.journal'));
+    expect(files.length).toBeGreaterThan(2);
+    const again = await start({ DATA_DIR: dataDir });
+    expect((await again.bus.endOffsets('orders')).map((e) => e.offset).sort()).toEqual(['0', '0', '0', '40']);
     await again.app.close();
   });
 

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { type AppConfig, Metrics, Readiness } from '@perp/runtime';
 import { Bus, type BusLogger } from './bus';
 import { KafkaBus, type KafkaBusOptions } from './kafka/kafka-bus';
+import type { TopicConfigs } from './kafka/topic-configs';
 import { type PresenceStore, RedisPresence } from './kafka/member-liveness';
 import type { JournalOptions } from './memory/journal';
 import { MemoryBus } from './memory/memory-bus';
@@ -19,6 +20,11 @@ import { ObservedBus } from './observed-bus';
 export interface BusModuleOptions {
   /** Topic name -> partition count (libs/contracts has the deployment's). */
   topics: Readonly<Record<string, number>>;
+  /**
+   * Kafka settings by topic (libs/contracts): set by Kafka provisioning; in memory mode a compacted
+   * topic is kept whole when the journal's old segments are deleted.
+   */
+  topicConfigs?: TopicConfigs;
   /** Default reply topic of Bus.request. */
   replyTopic?: string;
   /** Memory mode: journal to `<DATA_DIR>/bus` (default), elsewhere, or not at all. */
@@ -26,7 +32,7 @@ export interface BusModuleOptions {
   /** Kafka mode: consumer tuning, topic creation, reply listener. */
   kafka?: Pick<
     KafkaBusOptions,
-    'consumer' | 'createTopics' | 'topicConfigs' | 'provisioningRetry' | 'eagerReplyListener' | 'maxBatch'
+    'consumer' | 'createTopics' | 'provisioningRetry' | 'eagerReplyListener' | 'maxBatch'
   >;
   retry?: KafkaBusOptions['retry'];
   logger?: BusLogger;
@@ -54,6 +60,7 @@ export function createBus(config: AppConfig, options: BusModuleOptions, presence
     return new KafkaBus({
       ...common,
       ...options.kafka,
+      topicConfigs: options.topicConfigs,
       consumer: {
         sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
         heartbeatIntervalMs: config.KAFKA_HEARTBEAT_INTERVAL_MS,
@@ -70,10 +77,18 @@ export function createBus(config: AppConfig, options: BusModuleOptions, presence
   const journal =
     options.journal === false
       ? undefined
-      : { dir: join(config.dataDir, 'bus'), ...(options.journal === true ? {} : options.journal) };
+      : {
+          dir: join(config.dataDir, 'bus'),
+          retentionMs: config.BUS_MEMORY_RETENTION_HOURS * 3_600_000,
+          segmentBytes: config.BUS_MEMORY_SEGMENT_BYTES,
+          ...(options.journal === true ? {} : options.journal),
+        };
   return new MemoryBus({
     ...common,
     journal,
+    keepWhole: Object.entries(options.topicConfigs ?? {})
+      .filter(([, c]) => c['cleanup.policy']?.split(',').includes('compact'))
+      .map(([topic]) => topic),
     retain: config.BUS_MEMORY_RETAIN,
     backgroundMaxDelayMs: config.BUS_MEMORY_BACKGROUND_MS,
   });

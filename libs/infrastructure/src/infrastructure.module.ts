@@ -35,10 +35,8 @@ export class InfrastructureModule {
           topics: topicPartitions(),
           replyTopic: TOPICS.replies.name,
           journal: options.journal ?? true,
-          kafka: {
-            topicConfigs: topicConfigs(),
-            ...(options.eagerReplyListener ? { eagerReplyListener: true } : {}),
-          },
+          topicConfigs: topicConfigs(),
+          ...(options.eagerReplyListener ? { kafka: { eagerReplyListener: true } } : {}),
         }),
         PersistenceModule.forRoot(config, { schema: options.schema }),
         CacheModule.forRoot(config),

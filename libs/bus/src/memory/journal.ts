@@ -6,25 +6,29 @@ import {
   ftruncateSync,
   mkdirSync,
   openSync,
-  readFileSync,
-  readSync,
+  readdirSync,
+  statSync,
   unlinkSync,
   writeFileSync,
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import type { BusLogger } from '../bus';
+import { eachLine, releaseLock, takeLock } from './journal-files';
 
 /**
  * One JSON array per line:
  *   ["t", topic, partitions]                                   a topic and its partition count
  *   ["m", topic, partition, offset, key, value, headers|0, ts] a published message
  *   ["c", group, topic, partition, offset]                     a committed offset
+ *   ["s", topic, partition, offset]                            where the partition starts once the
+ *                                                              segments before this one are deleted
  */
 export type JournalRecord =
   | ['t', string, number]
   | ['m', string, number, number, string, unknown, Record<string, string> | 0, number]
-  | ['c', string, string, number, number];
+  | ['c', string, string, number, number]
+  | ['s', string, number, number];
 
 export type FsyncPolicy = 'always' | 'interval' | 'never';
 
@@ -39,24 +43,56 @@ export interface JournalOptions {
    */
   fsync?: FsyncPolicy;
   fsyncIntervalMs?: number;
+  /** A new segment file is started once the current one holds this many bytes (default 128 MiB). */
+  segmentBytes?: number;
+  /**
+   * A segment is deleted once its last write is this old (never the current one); checked on open
+   * and when a segment is started. 0 or none: every segment is kept.
+   */
+  retentionMs?: number;
+}
+
+/** What the journal's owner writes at the head of each new segment and learns when old ones go. */
+export interface SegmentHooks {
+  /**
+   * Records that make the segment starting at `base` stand alone once the ones before it are
+   * deleted (topics, partition starts, committed offsets, messages that must outlive retention).
+   */
+  header(base: number): string[];
+  /** Segments before `firstBase` were deleted. */
+  deleted(firstBase: number): void;
+}
+
+interface Segment {
+  /** The journal-wide position of the segment's first byte. */
+  base: number;
+  path: string;
+  /** Bytes in the file (the current segment's grows: see Journal.size). */
+  size: number;
 }
 
 type Done = (err?: Error) => void;
 
 const FILE = 'bus.journal';
+const SEGMENT = /^bus\.journal\.(\d{16})$/;
 const LOCK = 'bus.lock';
+const DEFAULT_SEGMENT_BYTES = 128 << 20;
 const READ_CHUNK = 4 << 20;
-const NEWLINE = 0x0a;
 
 /**
- * The memory bus's append-only file. Appends made in one event-loop turn are written together by one
- * write(2) (group commit); their callbacks run after the write, so an acknowledged record is in the
- * file. On open, the records are replayed in order and a torn tail (a crash mid-write) is cut off.
+ * The memory bus's append-only log, in segment files (`bus.journal`, then `bus.journal.<position>`
+ * named by the journal-wide position of their first byte, as Kafka names segments by offset).
+ * Appends made in one event-loop turn are written together by one write(2) (group commit); their
+ * callbacks run after the write, so an acknowledged record is in the file. On open, expired segments
+ * are deleted, the rest replayed in order and a torn tail (a crash mid-write) is cut off.
+ * Positions are journal-wide: they stay valid when older segments are deleted.
  */
 export class Journal {
   private fd = -1;
-  /** The file's length once every flushed batch is written: where the next batch starts. */
+  /** The journal-wide position after every flushed batch: where the next batch starts. */
   private size = 0;
+  private segments: Segment[] = [];
+  private hooks?: SegmentHooks;
   private pending: string[] = [];
   private callbacks: Done[] = [];
   private scheduled = false;
@@ -86,22 +122,29 @@ export class Journal {
   static open(
     options: JournalOptions,
     logger: BusLogger,
-    onRecord: (r: JournalRecord, position: number) => void,
+    onRecord: (r: JournalRecord, position: number, segmentBase: number) => void,
     onFlushed: () => void = () => undefined,
+    hooks?: SegmentHooks,
   ): Journal {
     const j = new Journal(options, logger, onFlushed);
+    j.hooks = hooks;
     mkdirSync(options.dir, { recursive: true });
-    j.lock();
+    takeLock(j.lockPath, options.dir);
     try {
-      j.replay(onRecord);
-      j.fd = openSync(j.path, 'a');
-      j.size = fstatSync(j.fd).size;
+      j.segments = j.listSegments();
+      j.expire(Date.now());
+      for (let i = 0; i < j.segments.length; i++)
+        j.replay(j.segments[i]!, i === j.segments.length - 1, onRecord);
+      if (!j.segments.length) j.segments.push({ base: 0, path: j.path, size: 0 });
+      const last = j.segments[j.segments.length - 1]!;
+      j.fd = openSync(last.path, 'a');
+      j.size = last.base + fstatSync(j.fd).size;
       if (j.fsync === 'interval') {
         j.timer = setInterval(() => j.syncInBackground(), options.fsyncIntervalMs ?? 100);
         j.timer.unref();
       }
     } catch (e) {
-      j.unlock();
+      releaseLock(j.lockPath);
       throw e;
     }
     return j;
@@ -129,13 +172,33 @@ export class Journal {
    * written end is reached (records still queued are not in the file yet).
    */
   readFrom(position: number, visit: (r: JournalRecord) => boolean): void {
-    const fd = openSync(this.path, 'r');
-    try {
-      // Small reads: a reader usually wants a few records near `position`.
-      eachLine(fd, position, this.size, 64 << 10, (text) => visit(JSON.parse(text) as JournalRecord));
-    } finally {
-      closeSync(fd);
+    const segments = this.segments;
+    let i = segments.length - 1;
+    while (i > 0 && segments[i]!.base > position) i--;
+    for (let more = true; more && i < segments.length; i++) {
+      const segment = segments[i]!;
+      const end = i === segments.length - 1 ? this.size - segment.base : segment.size;
+      const fd = openSync(segment.path, 'r');
+      try {
+        // Small reads: a reader usually wants a few records near `position`.
+        eachLine(fd, Math.max(0, position - segment.base), end, 64 << 10, (text) => {
+          more = visit(JSON.parse(text) as JournalRecord);
+          return more;
+        });
+      } finally {
+        closeSync(fd);
+      }
     }
+  }
+
+  /** The journal-wide position where the oldest segment kept starts. */
+  get firstPosition(): number {
+    return this.segments[0]?.base ?? 0;
+  }
+
+  /** Segment files kept (oldest first). */
+  get segmentCount(): number {
+    return this.segments.length;
   }
 
   /** Queues one record (`line` is its JSON, no newline); `done` runs once it is written, or with the error. */
@@ -179,7 +242,7 @@ export class Journal {
     } finally {
       closeSync(this.fd);
       this.fd = -1;
-      this.unlock();
+      releaseLock(this.lockPath);
     }
   }
 
@@ -217,27 +280,85 @@ export class Journal {
       }
     }
     for (const done of callbacks) done(err);
+    if (!err && this.size - this.current.base >= (this.options.segmentBytes ?? DEFAULT_SEGMENT_BYTES))
+      this.roll();
     this.onFlushed();
   };
+
+  private get current(): Segment {
+    return this.segments[this.segments.length - 1]!;
+  }
+
+  /**
+   * Starts a new segment with the owner's header (after the callbacks of the batch just written, so
+   * what they published is in no older segment), then deletes the segments retention lets go.
+   */
+  private roll(): void {
+    const base = this.size;
+    const path = join(this.options.dir, `${FILE}.${String(base).padStart(16, '0')}`);
+    const header = this.hooks?.header(base) ?? [];
+    try {
+      if (this.fsync !== 'never') fdatasyncSync(this.fd);
+      const text = header.length ? header.join('\n') + '\n' : '';
+      writeFileSync(path, text, { flag: 'wx' });
+      const fd = openSync(path, 'a');
+      closeSync(this.fd);
+      this.current.size = base - this.current.base;
+      this.fd = fd;
+      this.segments.push({ base, path, size: 0 });
+      this.size = base + Buffer.byteLength(text);
+      this.dirty = true;
+    } catch (e) {
+      this.failure = e as Error;
+      this.logger.error(`bus journal ${path}: ${this.failure.message}`);
+      return;
+    }
+    if (this.expire(Date.now())) this.hooks?.deleted(this.segments[0]!.base);
+  }
+
+  /** Deletes the oldest segments whose last write is older than retention (never the newest). */
+  private expire(now: number): boolean {
+    const retention = this.options.retentionMs ?? 0;
+    if (retention <= 0) return false;
+    let deleted = 0;
+    while (this.segments.length > 1 && statSync(this.segments[0]!.path).mtimeMs < now - retention) {
+      unlinkSync(this.segments.shift()!.path);
+      deleted++;
+    }
+    if (deleted)
+      this.logger.log(`bus journal ${this.options.dir}: deleted ${deleted} segment(s) past retention`);
+    return deleted > 0;
+  }
+
+  private listSegments(): Segment[] {
+    const segments: Segment[] = [];
+    for (const name of readdirSync(this.options.dir)) {
+      const m = SEGMENT.exec(name);
+      if (name !== FILE && !m) continue;
+      const path = join(this.options.dir, name);
+      segments.push({ base: m ? Number(m[1]) : 0, path, size: statSync(path).size });
+    }
+    return segments.sort((a, b) => a.base - b.base);
+  }
 
   private syncInBackground(): void {
     if (!this.dirty || this.syncing || this.fd < 0) return;
     this.dirty = false;
     this.syncing = true;
-    fdatasync(this.fd, (e) => {
+    const fd = this.fd;
+    fdatasync(fd, (e) => {
       this.syncing = false;
-      if (e) this.logger.error(`bus journal ${this.path}: fdatasync: ${e.message}`);
+      // A segment started meanwhile closed `fd` after syncing it itself.
+      if (e && fd === this.fd) this.logger.error(`bus journal ${this.path}: fdatasync: ${e.message}`);
     });
   }
 
-  private replay(onRecord: (r: JournalRecord, position: number) => void): void {
-    let fd: number;
-    try {
-      fd = openSync(this.path, 'r+');
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
-      throw e;
-    }
+  private replay(
+    segment: Segment,
+    last: boolean,
+    onRecord: (r: JournalRecord, position: number, segmentBase: number) => void,
+  ): void {
+    const fd = openSync(segment.path, 'r+');
     try {
       const size = fstatSync(fd).size;
       let good = 0; // end of the last complete, valid record
@@ -249,80 +370,22 @@ export class Journal {
         } catch {
           return false; // torn: cut off below
         }
-        onRecord(record, position);
+        onRecord(record, segment.base + position, segment.base);
         count++;
         good = next;
         return true;
       });
       if (good < size) {
+        // Only the newest segment is written to: an older one cut short was damaged on disk.
+        if (!last) throw new Error(`bus journal ${segment.path}: damaged at byte ${good}`);
         // Written but never acknowledged (kill mid-write), or never synced (machine crash).
-        this.logger.warn(`bus journal ${this.path}: dropping ${size - good} bytes of torn tail`);
+        this.logger.warn(`bus journal ${segment.path}: dropping ${size - good} bytes of torn tail`);
         ftruncateSync(fd, good);
       }
-      this.logger.log(`bus journal ${this.path}: replayed ${count} records`);
+      segment.size = good;
+      this.logger.log(`bus journal ${segment.path}: replayed ${count} records`);
     } finally {
       closeSync(fd);
     }
-  }
-
-  private lock(): void {
-    try {
-      writeFileSync(this.lockPath, String(process.pid), { flag: 'wx' });
-      return;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-    }
-    const holder = Number(readFileSync(this.lockPath, 'utf8'));
-    if (holder && holder !== process.pid && alive(holder)) {
-      throw new Error(`bus journal ${this.options.dir} is in use by process ${holder}`);
-    }
-    writeFileSync(this.lockPath, String(process.pid));
-  }
-
-  private unlock(): void {
-    try {
-      if (Number(readFileSync(this.lockPath, 'utf8')) === process.pid) unlinkSync(this.lockPath);
-    } catch {
-      /* already gone */
-    }
-  }
-}
-
-/**
- * Calls `onLine` with the text of each complete line of `fd` in `[from, end)`, its position and the
- * position after its newline, in order, until it returns false; reads `chunkSize` bytes at a time.
- * Bytes after the last newline are not a line.
- */
-function eachLine(
-  fd: number,
-  from: number,
-  end: number,
-  chunkSize: number,
-  onLine: (text: string, position: number, next: number) => boolean,
-): void {
-  const chunk = Buffer.allocUnsafe(chunkSize);
-  let carry: Buffer = Buffer.alloc(0);
-  let pos = from; // file position of carry[0]
-  while (pos + carry.length < end) {
-    const at = pos + carry.length;
-    const n = readSync(fd, chunk, 0, Math.min(chunk.length, end - at), at);
-    if (n === 0) return;
-    const buf = carry.length ? Buffer.concat([carry, chunk.subarray(0, n)]) : chunk.subarray(0, n);
-    let start = 0;
-    for (let nl = buf.indexOf(NEWLINE); nl >= 0; nl = buf.indexOf(NEWLINE, start)) {
-      if (!onLine(buf.toString('utf8', start, nl), pos + start, pos + nl + 1)) return;
-      start = nl + 1;
-    }
-    carry = Buffer.from(buf.subarray(start));
-    pos += start;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -20,6 +20,7 @@ import { busLogger } from '../logger';
 import { PendingReplies } from '../pending-replies';
 import { BackgroundTurns } from './background-turns';
 import { Journal, type JournalOptions, type JournalRecord } from './journal';
+import { SegmentHeads } from './segment-heads';
 import { EMPTY_HEADERS, Group, MemberSubscription, type PartitionLog, TopicLog, tpKey } from './memory-group';
 
 export interface MemoryBusOptions extends BusConfig {
@@ -42,6 +43,12 @@ export interface MemoryBusOptions extends BusConfig {
    * 10 ms, BUS_MEMORY_BACKGROUND_MS); see SubscribeOptions.background.
    */
   backgroundMaxDelayMs?: number;
+  /**
+   * With a journal whose segments expire (`journal.retentionMs`): topics kept whole regardless,
+   * as Kafka keeps a compacted topic's latest message per key (the markets topic). Their messages
+   * are copied into each new segment's head, so they should be few.
+   */
+  keepWhole?: readonly string[];
 }
 
 const DEFAULT_RETAIN = 5_000;
@@ -72,6 +79,7 @@ export class MemoryBus extends Bus {
   private readonly instanceId = randomUUID();
   private readonly journaledTopics = new Map<string, number>();
   private readonly index = new Map<PartitionLog, JournalIndex>();
+  private readonly heads: SegmentHeads;
   private journal?: Journal;
   private connected = false;
   /** @internal Turn order of the process's consumers (foreground first). */
@@ -87,6 +95,12 @@ export class MemoryBus extends Bus {
     this.retry = options.retry;
     for (const [name, count] of Object.entries(options.topics))
       this.topics.set(name, this.newTopic(name, count));
+    this.heads = new SegmentHeads(this.topics, this.groups, {
+      keepWhole: new Set(options.keepWhole),
+      replyTopic: options.replyTopic,
+      logger: this.logger,
+      reindex: (log, firstBase) => this.reindex(log, firstBase),
+    });
   }
 
   private newTopic(name: string, count: number): TopicLog {
@@ -96,13 +110,33 @@ export class MemoryBus extends Bus {
     );
   }
 
-  /** Keeps where `offset` of `log` is in the journal, for every INDEX_EVERY-th offset. */
+  /**
+   * Keeps where `offset` of `log` is in the journal, for every INDEX_EVERY-th offset and the
+   * partition's first (a log that starts past 0 once old segments are deleted).
+   */
   private indexAt(log: PartitionLog, offset: number, position: number): void {
-    if (offset % INDEX_EVERY !== 0) return;
     let ix = this.index.get(log);
+    if (offset % INDEX_EVERY !== 0 && ix?.offsets.length) return;
     if (!ix) this.index.set(log, (ix = { offsets: [], positions: [] }));
     ix.offsets.push(offset);
     ix.positions.push(position);
+  }
+
+  /**
+   * Segments before `firstBase` are gone: the index forgets their positions, and the partition's
+   * first offset still in the journal is found from `firstBase` (its head holds what was copied).
+   */
+  private reindex(log: PartitionLog, firstBase: number): void {
+    const ix = this.index.get(log);
+    if (!ix) return;
+    let drop = 0;
+    while (drop < ix.positions.length && ix.positions[drop]! < firstBase) drop++;
+    ix.offsets.splice(0, drop);
+    ix.positions.splice(0, drop);
+    if (ix.offsets[0] === undefined || ix.offsets[0] > log.start) {
+      ix.offsets.unshift(log.start);
+      ix.positions.unshift(firstBase);
+    }
   }
 
   /** Messages `[from, to)` of `log` read back from the journal (dropped from memory). */
@@ -135,8 +169,9 @@ export class MemoryBus extends Bus {
       this.journal = Journal.open(
         this.options.journal,
         this.logger,
-        (r, position) => this.restore(r, position),
+        (r, position, segmentBase) => this.restore(r, position, segmentBase),
         () => this.turns.poke(),
+        this.heads,
       );
       for (const [name, count] of Object.entries(this.options.topics)) {
         if (!this.journaledTopics.has(name)) this.journal.append(JSON.stringify(['t', name, count]), noop);
@@ -301,7 +336,7 @@ export class MemoryBus extends Bus {
     );
   }
 
-  private restore(r: JournalRecord, position: number): void {
+  private restore(r: JournalRecord, position: number, segmentBase: number): void {
     switch (r[0]) {
       case 't': {
         const [, name, count] = r;
@@ -318,6 +353,8 @@ export class MemoryBus extends Bus {
       case 'm': {
         const [, topic, partition, offset] = r;
         const log = this.partitionLog(topic, partition);
+        // A kept-whole topic's message copied into a later segment's head, already replayed.
+        if (offset < log.visibleEnd && this.heads.keepsWhole(topic)) return;
         if (offset !== log.visibleEnd) {
           throw new Error(`bus journal: ${topic}/${partition} offset ${offset} after ${log.visibleEnd - 1}`);
         }
@@ -331,6 +368,11 @@ export class MemoryBus extends Bus {
         let group = this.groups.get(groupId);
         if (!group) this.groups.set(groupId, (group = new Group(groupId, this)));
         group.committed.set(tpKey(topic, partition), offset);
+        return;
+      }
+      case 's': {
+        const [, topic, partition, start] = r;
+        this.heads.restoreStart(this.partitionLog(topic, partition), start, segmentBase);
         return;
       }
       default:

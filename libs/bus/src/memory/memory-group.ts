@@ -30,6 +30,8 @@ export const tpKey = (topic: string, partition: number) => `${topic}\u0000${part
 export type OlderReader = (log: PartitionLog, from: number, to: number) => BusMessage[];
 
 export class PartitionLog {
+  /** The first offset the log still has: older ones were deleted with their journal segments. */
+  start = 0;
   /** Offset of `messages[0]`: older messages were dropped from memory (`retain`). */
   base = 0;
   /** Visible messages held in memory; messages[i].offset === String(base + i). */
@@ -181,6 +183,14 @@ class Cursor implements BackgroundTurn {
       while (!this.stopped) {
         const pos = this.position;
         const visible = log.visibleEnd;
+        if (pos < log.start) {
+          // Deleted by retention: go on from the oldest kept, as Kafka's earliest reset does.
+          this.member.logger.warn(
+            `${log.topic}/${this.partition}: offset ${pos} was deleted by retention; reading from ${log.start}`,
+          );
+          this.position = log.start;
+          continue;
+        }
         if (pos >= visible) {
           if (!this.waiting) {
             this.waiting = true;
@@ -352,7 +362,7 @@ export class MemberSubscription implements Subscription {
       const committed = this.group.committed.get(tpKey(tp.topic, tp.partition));
       if (committed === undefined) this.committedAtGain.delete(tpKey(tp.topic, tp.partition));
       else this.committedAtGain.set(tpKey(tp.topic, tp.partition), committed);
-      const position = committed ?? (this.options.start === 'latest' ? log.end : 0);
+      const position = committed ?? (this.options.start === 'latest' ? log.end : log.start);
       const cursor = new Cursor(this, log, tp.partition, position);
       this.cursors.set(tpKey(tp.topic, tp.partition), cursor);
       fresh.push(cursor);

@@ -37,7 +37,8 @@ export async function provisionTopics(
   const topics = options.topics ?? topicPartitions();
   const bus = createBus(config, {
     topics,
-    kafka: { createTopics: true, topicConfigs: options.topics ? {} : topicConfigs() },
+    topicConfigs: options.topics ? {} : topicConfigs(),
+    kafka: { createTopics: true },
     logger: options.logger,
   });
   await bus.connect();

@@ -107,6 +107,11 @@ export const envSchema = z
     // Embedded bus (journaled): messages per partition held in memory; older ones are read back
     // from the journal by the rare reader that needs them (a seek back, a new group from the start).
     BUS_MEMORY_RETAIN: wholeNumber(1, 10_000_000).default(5_000),
+    // Embedded bus: journal segments are deleted once their last write is this many hours old
+    // (Kafka's default 7 days); at least 2, so a user stream's listen key (60 min) can replay.
+    BUS_MEMORY_RETENTION_HOURS: wholeNumber(2, 87_600).default(168),
+    // Embedded bus: a journal segment file holds about this many bytes before the next one starts.
+    BUS_MEMORY_SEGMENT_BYTES: wholeNumber(1000, 4_294_967_296).default(134_217_728),
     // Embedded bus: longest a background consumer (history and market-data projections) waits for
     // the order path's turns to have nothing in flight before it takes its own turn anyway.
     BUS_MEMORY_BACKGROUND_MS: wholeNumber(0, 10_000).default(10),
