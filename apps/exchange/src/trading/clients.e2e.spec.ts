@@ -86,6 +86,20 @@ describe('Binance USDⓈ-M clients trading on the embedded exchange', () => {
       expect((await ca.fetchBalance())['USDT']).toEqual({ free: 9497.5, used: 502.5, total: 10000 });
     });
 
+    it('cancelOrders by ids and by client order ids (the lower-case, unquoted lists ccxt sends)', async () => {
+      const bids = await Promise.all(
+        [39000, 39100, 39200].map((price) => ca.createOrder(CCXT_BTC, 'limit', 'buy', 0.01, price)),
+      );
+      const byId = await ca.cancelOrders([bids[0]!.id!, bids[1]!.id!], CCXT_BTC);
+      expect(byId.map((o) => [o.id, o.status])).toEqual([
+        [bids[0]!.id, 'canceled'],
+        [bids[1]!.id, 'canceled'],
+      ]);
+      const byClientId = await ca.cancelOrders([], CCXT_BTC, { clientOrderIds: [bids[2]!.clientOrderId] });
+      expect(byClientId.map((o) => [o.id, o.status])).toEqual([[bids[2]!.id, 'canceled']]);
+      expect((await ca.fetchOpenOrders(CCXT_BTC)).map((o) => o.id)).toEqual([restingSell]);
+    });
+
     it('createOrder market crosses the other user; fetchOrder, fetchPositions, fetchBalance', async () => {
       const buy = await cb.createOrder(CCXT_BTC, 'market', 'buy', 0.1);
       expect(buy).toMatchObject({ status: 'closed', filled: 0.1, average: 50000, cost: 5000 });

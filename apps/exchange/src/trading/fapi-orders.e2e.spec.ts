@@ -208,6 +208,29 @@ describe('FAPI order entry: order/test, leverage, modify, batchOrders, allOpenOr
       { code: -1100, msg: expect.any(String) },
     ]);
     expect(await call('batchOrders', 'DELETE', { symbol: BTC })).toMatchObject(refused(-1102));
+    for (const bad of ['[a b]', '["x",]', '[,]', '[]', `[${Array(11).fill('x').join(',')}]`, '[[x]]'])
+      expect(await call('batchOrders', 'DELETE', { symbol: BTC, orderidlist: bad })).toMatchObject(
+        refused(-1102),
+      );
+    expect((await openOrders()).map((o) => o.orderId)).toEqual([ids[1]]);
+
+    // The spellings ccxt sends: lower-case names, order ids unquoted in brackets.
+    const more = await call('batchOrders', 'POST', {
+      batchOrders: JSON.stringify([limit('38000'), { ...limit('38100'), newClientOrderId: 'batch-c-1' }]),
+    });
+    const [first] = (more.body as { orderId: string }[]).map((o) => o.orderId);
+    const bare = await call('batchOrders', 'DELETE', { symbol: BTC, orderidlist: `[${first},${unknown}]` });
+    expect(bare.body).toEqual([
+      expect.objectContaining({ orderId: first, status: 'CANCELED' }),
+      { code: -2011, msg: expect.any(String) },
+    ]);
+    const byClient = await call('batchOrders', 'DELETE', {
+      symbol: BTC,
+      origclientorderidlist: '["batch-c-1"]',
+    });
+    expect(byClient.body).toEqual([
+      expect.objectContaining({ clientOrderId: 'batch-c-1', status: 'CANCELED' }),
+    ]);
     expect((await openOrders()).map((o) => o.orderId)).toEqual([ids[1]]);
   });
 });

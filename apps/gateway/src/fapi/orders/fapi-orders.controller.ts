@@ -70,14 +70,20 @@ const BATCH_PARAMS = {
     MAX_BATCH_ORDERS,
   ),
 };
+const ORDER_ID_LIST = `JSON array of up to ${MAX_BATCH_CANCELS} order ids (also \`[id1,id2]\`, ids unquoted)`;
+const CLIENT_ID_LIST = `JSON array of up to ${MAX_BATCH_CANCELS} client order ids (when no order id list is sent)`;
 const CANCEL_BATCH_PARAMS = {
   ...SYMBOL,
-  orderIdList: jsonArrayParam(
-    `JSON array of up to ${MAX_BATCH_CANCELS} order ids`,
+  orderIdList: jsonArrayParam(ORDER_ID_LIST, MAX_BATCH_CANCELS, true).optional(),
+  origClientOrderIdList: jsonArrayParam(CLIENT_ID_LIST, MAX_BATCH_CANCELS).optional(),
+  // Binance takes these lower-case spellings too, and ccxt's cancelOrders sends them.
+  orderidlist: jsonArrayParam(
+    `${ORDER_ID_LIST}; the spelling ccxt sends`,
     MAX_BATCH_CANCELS,
+    true,
   ).optional(),
-  origClientOrderIdList: jsonArrayParam(
-    `JSON array of up to ${MAX_BATCH_CANCELS} client order ids (when orderIdList is not sent)`,
+  origclientorderidlist: jsonArrayParam(
+    `${CLIENT_ID_LIST}; the spelling ccxt sends`,
     MAX_BATCH_CANCELS,
   ).optional(),
 };
@@ -255,10 +261,14 @@ export class FapiOrdersController {
     @FapiInput(CANCEL_BATCH_PARAMS) q: FapiFields<typeof CANCEL_BATCH_PARAMS>,
   ): Promise<(Wire | BatchError)[]> {
     const market = fapiMarket(this.markets, q.get('symbol'));
-    const byId = q.get('orderIdList');
+    const byId = q.get('orderIdList') ?? q.get('orderidlist');
     const refs = byId
       ? byId.map((id) => ({ orderId: String(id) }))
-      : (q.get('origClientOrderIdList') ?? missing('origClientOrderIdList')).map((id) => ({
+      : (
+          q.get('origClientOrderIdList') ??
+          q.get('origclientorderidlist') ??
+          missing('origClientOrderIdList')
+        ).map((id) => ({
           origClientOrderId: String(id),
         }));
     const out: (Wire | BatchError)[] = [];

@@ -99,14 +99,20 @@ export const positiveDecimal = (description: string) =>
     fapiIssue('INVALID_QUANTITY', "Parameter '{name}' must be above zero."),
   );
 
-/** A JSON array of 1 to `max` entries, as text: -1102 when missing, not JSON or not such an array. */
-export const jsonArrayParam = (description: string, max: number) =>
+/**
+ * A list of 1 to `max` entries, as text: a JSON array, or for `bareIds` also `[id1,id2]` with the
+ * ids unquoted, as ccxt writes `orderidlist` (Binance's order ids are numbers, so its JSON needs no
+ * quotes; ours are UUIDs). -1102 when missing, not such a list or out of bounds.
+ */
+export const jsonArrayParam = (description: string, max: number, bareIds = false) =>
   z
     .string()
     .transform((raw, ctx) => {
       try {
         return JSON.parse(raw) as unknown;
       } catch {
+        const ids = bareIds ? bareIdList(raw) : undefined;
+        if (ids) return ids;
         ctx.issues.push({
           code: 'custom',
           input: raw,
@@ -124,3 +130,12 @@ export const jsonArrayParam = (description: string, max: number) =>
     )
     .transform((v) => v as unknown[])
     .meta({ description, contentMediaType: 'application/json' });
+
+const BARE_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/** `[a,b]` with unquoted ids (no spaces, quotes or nesting), else undefined. */
+function bareIdList(raw: string): string[] | undefined {
+  if (!raw.startsWith('[') || !raw.endsWith(']')) return undefined;
+  const ids = raw.slice(1, -1).split(',');
+  return ids.every((id) => BARE_ID.test(id)) ? ids : undefined;
+}
