@@ -3,7 +3,10 @@ import { mkdtempSync, readdirSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BusLogger, BusMessage } from '../bus';
+import { silentLogger } from '../logger';
 import { MemoryBus } from './memory-bus';
+import { Group, TopicLog, tpKey } from './memory-group';
+import { SegmentHeads } from './segment-heads';
 
 /** Warnings kept: a reader sent past deleted offsets is told so. */
 function recordingLogger(): BusLogger & { warnings: string[] } {
@@ -146,5 +149,24 @@ describe('MemoryBus journal segments and retention', () => {
     await sub.close();
     expect(offsets(got.filter((m) => m.partition === p))).toEqual(range(log.start, 130));
     expect(logger.warnings).toContain(`t/${p}: offset 0 was deleted by retention; reading from ${log.start}`);
+  });
+});
+
+describe('SegmentHeads', () => {
+  it("copies only commits already in the journal: a queued one must not land before its turn's outputs", () => {
+    const topics = new Map([['t', new TopicLog('t', 1)]]);
+    const group = new Group('g', undefined as never);
+    group.committed.set(tpKey('t', 0), 7);
+    group.journaled.set(tpKey('t', 0), 5);
+    const heads = new SegmentHeads(topics, new Map([['g', group]]), {
+      keepWhole: new Set(),
+      logger: silentLogger,
+      reindex: () => undefined,
+    });
+    expect(heads.header(1000).map((l) => JSON.parse(l) as unknown)).toEqual([
+      ['t', 't', 1],
+      ['s', 't', 0, 0],
+      ['c', 'g', 't', 0, 5],
+    ]);
   });
 });

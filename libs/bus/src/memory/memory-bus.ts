@@ -20,6 +20,7 @@ import { busLogger } from '../logger';
 import { PendingReplies } from '../pending-replies';
 import { BackgroundTurns } from './background-turns';
 import { Journal, type JournalOptions, type JournalRecord } from './journal';
+import { JournalIndex, messageOf } from './journal-index';
 import { SegmentHeads } from './segment-heads';
 import { EMPTY_HEADERS, Group, MemberSubscription, type PartitionLog, TopicLog, tpKey } from './memory-group';
 
@@ -53,14 +54,6 @@ export interface MemoryBusOptions extends BusConfig {
 
 const DEFAULT_RETAIN = 5_000;
 const DEFAULT_BACKGROUND_MAX_DELAY_MS = 10;
-/** Every this many offsets of a partition, the journal position of its record is kept (the index). */
-const INDEX_EVERY = 64;
-
-/** Where in the journal a partition's records are: position of the batch or line holding every INDEX_EVERY-th offset. */
-interface JournalIndex {
-  offsets: number[];
-  positions: number[];
-}
 
 /**
  * The embedded log: partitions are arrays in this process; consumer groups split them among the
@@ -78,7 +71,7 @@ export class MemoryBus extends Bus {
   private readonly logger: BusLogger;
   private readonly instanceId = randomUUID();
   private readonly journaledTopics = new Map<string, number>();
-  private readonly index = new Map<PartitionLog, JournalIndex>();
+  private readonly index = new JournalIndex();
   private readonly heads: SegmentHeads;
   private journal?: Journal;
   private connected = false;
@@ -99,68 +92,15 @@ export class MemoryBus extends Bus {
       keepWhole: new Set(options.keepWhole),
       replyTopic: options.replyTopic,
       logger: this.logger,
-      reindex: (log, firstBase) => this.reindex(log, firstBase),
+      reindex: (log, firstBase) => this.index.trim(log, firstBase),
     });
   }
 
   private newTopic(name: string, count: number): TopicLog {
     if (!this.options.journal) return new TopicLog(name, count);
     return new TopicLog(name, count, this.options.retain ?? DEFAULT_RETAIN, (log, from, to) =>
-      this.readOlder(log, from, to),
+      this.journal ? this.index.read(this.journal, log, from, to) : [],
     );
-  }
-
-  /**
-   * Keeps where `offset` of `log` is in the journal, for every INDEX_EVERY-th offset and the
-   * partition's first (a log that starts past 0 once old segments are deleted).
-   */
-  private indexAt(log: PartitionLog, offset: number, position: number): void {
-    let ix = this.index.get(log);
-    if (offset % INDEX_EVERY !== 0 && ix?.offsets.length) return;
-    if (!ix) this.index.set(log, (ix = { offsets: [], positions: [] }));
-    ix.offsets.push(offset);
-    ix.positions.push(position);
-  }
-
-  /**
-   * Segments before `firstBase` are gone: the index forgets their positions, and the partition's
-   * first offset still in the journal is found from `firstBase` (its head holds what was copied).
-   */
-  private reindex(log: PartitionLog, firstBase: number): void {
-    const ix = this.index.get(log);
-    if (!ix) return;
-    let drop = 0;
-    while (drop < ix.positions.length && ix.positions[drop]! < firstBase) drop++;
-    ix.offsets.splice(0, drop);
-    ix.positions.splice(0, drop);
-    if (ix.offsets[0] === undefined || ix.offsets[0] > log.start) {
-      ix.offsets.unshift(log.start);
-      ix.positions.unshift(firstBase);
-    }
-  }
-
-  /** Messages `[from, to)` of `log` read back from the journal (dropped from memory). */
-  private readOlder(log: PartitionLog, from: number, to: number): BusMessage[] {
-    const journal = this.journal;
-    const ix = this.index.get(log);
-    if (!journal || !ix) return [];
-    // The last indexed offset at or before `from`: its record is at or after that position.
-    let lo = 0;
-    let hi = ix.offsets.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (ix.offsets[mid]! <= from) lo = mid;
-      else hi = mid - 1;
-    }
-    if (ix.offsets[lo] === undefined || ix.offsets[lo]! > from) return [];
-    const out: BusMessage[] = [];
-    journal.readFrom(ix.positions[lo]!, (r) => {
-      if (r[0] !== 'm' || r[1] !== log.topic || r[2] !== log.partition) return true;
-      const offset = r[3];
-      if (offset >= from && offset < to) out.push(messageOf(r));
-      return offset < to - 1;
-    });
-    return out;
   }
 
   async connect(): Promise<void> {
@@ -193,7 +133,7 @@ export class MemoryBus extends Bus {
     const offset = log.end++;
     const timestamp = Date.now();
     const journaled = this.journal !== undefined && topic !== this.options.replyTopic;
-    if (journaled) this.indexAt(log, offset, this.journal!.position);
+    if (journaled) this.index.add(log, offset, this.journal!.position);
     const message: BusMessage = {
       topic,
       partition,
@@ -326,13 +266,16 @@ export class MemoryBus extends Bus {
     if (!log || !Number.isSafeInteger(o) || o < 0) {
       return Promise.reject(new RangeError(`commit: bad position ${topic}/${partition}@${offset}`));
     }
-    group.committed.set(tpKey(topic, partition), o);
+    const key = tpKey(topic, partition);
+    group.committed.set(key, o);
     const journal = this.journal;
     if (!journal) return Promise.resolve();
     return new Promise((resolve, reject) =>
-      journal.append(JSON.stringify(['c', group.id, topic, partition, o]), (err) =>
-        err ? reject(err) : resolve(),
-      ),
+      journal.append(JSON.stringify(['c', group.id, topic, partition, o]), (err) => {
+        if (err) return reject(err);
+        group.journaled.set(key, o);
+        resolve();
+      }),
     );
   }
 
@@ -358,7 +301,7 @@ export class MemoryBus extends Bus {
         if (offset !== log.visibleEnd) {
           throw new Error(`bus journal: ${topic}/${partition} offset ${offset} after ${log.visibleEnd - 1}`);
         }
-        this.indexAt(log, offset, position);
+        this.index.add(log, offset, position);
         log.hold(messageOf(r));
         log.end = offset + 1;
         return;
@@ -368,6 +311,7 @@ export class MemoryBus extends Bus {
         let group = this.groups.get(groupId);
         if (!group) this.groups.set(groupId, (group = new Group(groupId, this)));
         group.committed.set(tpKey(topic, partition), offset);
+        group.journaled.set(tpKey(topic, partition), offset);
         return;
       }
       case 's': {
@@ -382,18 +326,3 @@ export class MemoryBus extends Bus {
 }
 
 function noop(): void {}
-
-/** The message a journal record holds (values as JSON gives them back, like after a restart). */
-function messageOf(r: Extract<JournalRecord, ['m', ...unknown[]]>): BusMessage {
-  const [, topic, partition, offset, key, value, headers, timestamp] = r;
-  return {
-    topic,
-    partition,
-    offset: String(offset),
-    key,
-    value,
-    headers: headers || EMPTY_HEADERS,
-    timestamp,
-    inProcess: false,
-  };
-}

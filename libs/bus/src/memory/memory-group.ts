@@ -392,6 +392,8 @@ export class MemberSubscription implements Subscription {
 export class Group {
   readonly members: MemberSubscription[] = [];
   readonly committed = new Map<string, number>();
+  /** The committed offsets already in the journal (a new segment's head copies only these). */
+  readonly journaled = new Map<string, number>();
   private queue: Promise<void> = Promise.resolve();
 
   constructor(

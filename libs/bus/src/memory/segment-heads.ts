@@ -63,7 +63,9 @@ export class SegmentHeads implements SegmentHooks {
       }
     }
     for (const group of this.groups.values())
-      for (const [key, offset] of group.committed) {
+      // Not `committed`: a commit whose record is still queued must not reach the disk before the
+      // outputs its turn published (queued before it).
+      for (const [key, offset] of group.journaled) {
         const cut = key.lastIndexOf('\u0000');
         lines.push(JSON.stringify(['c', group.id, key.slice(0, cut), Number(key.slice(cut + 1)), offset]));
       }
