@@ -15,7 +15,7 @@ describe('risk router', () => {
       expect(parseOutputId(bad)).toBeUndefined();
   });
 
-  it('copies a trade to its maker and its taker, each copy saying its liquidity; order events to their owner; book tops and deltas to nobody', () => {
+  it('copies a trade to its maker and its taker, each copy saying its liquidity; order events that change the account to their owner (not acceptances); book tops and deltas to nobody', () => {
     const base = { id: 'perp.engine.commands.v1/0/1/0', v: 1 as const, time: 1, symbol: 'BTCUSDT', seq: 1 };
     const side = (user: string) => ({
       orderId: 'o',
@@ -45,6 +45,18 @@ describe('risk router', () => {
       remaining: '1',
     };
     expect(engineEventRecipients(canceled)).toEqual([{ user: maker, copy: 0 }]);
+    // Risk opened the record when it forwarded the order: the engine's acceptance changes nothing there.
+    const accepted: EngineEvent = {
+      ...base,
+      type: 'order.accepted',
+      orderId: 'o',
+      clientOrderId: 'c',
+      user: maker,
+      side: 'BUY',
+      price: '1',
+      quantity: '1',
+    };
+    expect(engineEventRecipients(accepted)).toEqual([]);
     const top: EngineEvent = {
       ...base,
       type: 'book.top',

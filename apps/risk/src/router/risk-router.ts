@@ -20,10 +20,13 @@ export interface EngineEventCopy {
   liquidity?: 'MAKER' | 'TAKER';
 }
 
-/** The users an engine event concerns, one copy each (a trade: its maker, then its taker). */
+/**
+ * The users whose risk shard settles an engine event, one copy each (a trade: its maker, then its
+ * taker). Not `order.accepted`: risk opened the order's record when it forwarded the command, and a
+ * copy would change nothing (a journal line and a risk turn per order for nothing).
+ */
 export function engineEventRecipients(event: EngineEvent): EngineEventCopy[] {
   switch (event.type) {
-    case 'order.accepted':
     case 'order.rejected':
     case 'order.canceled':
     case 'order.expired':
