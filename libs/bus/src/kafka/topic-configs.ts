@@ -9,14 +9,6 @@ export type TopicConfigs = Readonly<Record<string, Readonly<Record<string, strin
 /** The admin calls that read and change topic settings. */
 export type TopicConfigAdmin = Pick<Admin, 'describeConfigs' | 'alterConfigs'>;
 
-/** A topic whose settings differ from what libs/contracts asks, and what was done about it. */
-export interface TopicConfigDrift {
-  topic: string;
-  /** Setting -> [on the broker, wanted]. */
-  differs: Record<string, [string | undefined, string]>;
-  altered: boolean;
-}
-
 /**
  * Makes each topic's settings include `configs`. Kafka's AlterConfigs (the API kafkajs speaks)
  * replaces a topic's whole set of overrides, so the topic's other overrides (an operator's
@@ -28,9 +20,9 @@ export async function reconcileTopicConfigs(
   admin: TopicConfigAdmin,
   configs: TopicConfigs,
   options: { alter: boolean; logger: BusLogger },
-): Promise<TopicConfigDrift[]> {
+): Promise<void> {
   const topics = Object.keys(configs).filter((t) => Object.keys(configs[t]!).length);
-  if (!topics.length) return [];
+  if (!topics.length) return;
   const { logger } = options;
   let described;
   try {
@@ -42,16 +34,15 @@ export async function reconcileTopicConfigs(
     // No controller in the metadata: the librdkafka mock, which has no admin API and no settings.
     if (e instanceof KafkaJSBrokerNotFound) {
       logger.debug?.(`kafka: topic settings not checked (${errorText(e)})`);
-      return [];
+      return;
     }
     // A topic created a moment ago may not be known to the broker that answers yet: try again.
     if (isRetriable(e)) throw e;
     logger.warn(
       `kafka: cannot read the settings of ${topics.join(', ')} (${errorText(e)}); ${wantedText(configs, topics)}`,
     );
-    return [];
+    return;
   }
-  const drifts: TopicConfigDrift[] = [];
   for (const resource of described.resources) {
     const topic = resource.resourceName;
     const wanted = configs[topic];
@@ -63,12 +54,10 @@ export async function reconcileTopicConfigs(
       continue;
     }
     const current = new Map(resource.configEntries.map((e) => [e.configName, e]));
-    const differs: TopicConfigDrift['differs'] = {};
+    const differs: Record<string, [string | undefined, string]> = {};
     for (const [name, value] of Object.entries(wanted))
       if (current.get(name)?.configValue !== value) differs[name] = [current.get(name)?.configValue, value];
     if (!Object.keys(differs).length) continue;
-    const drift: TopicConfigDrift = { topic, differs, altered: false };
-    drifts.push(drift);
     const text = Object.entries(differs)
       .map(([name, [has, want]]) => `${name}=${has ?? '(unset)'}, wants ${want}`)
       .join('; ');
@@ -96,14 +85,12 @@ export async function reconcileTopicConfigs(
           },
         ],
       });
-      drift.altered = true;
       logger.log(`kafka: topic ${topic} had ${text}: altered`);
     } catch (e) {
       if (isRetriable(e)) throw e;
       logger.warn(`kafka: topic ${topic} has ${text} and altering it was refused (${errorText(e)})`);
     }
   }
-  return drifts;
 }
 
 function wantedText(configs: TopicConfigs, topics: string[]): string {

@@ -3,7 +3,6 @@ import { mkdtempSync, readdirSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BusLogger, BusMessage } from '../bus';
-import { silentLogger } from '../logger';
 import { MemoryBus } from './memory-bus';
 import { Group, TopicLog, tpKey } from './memory-group';
 import { SegmentHeads } from './segment-heads';
@@ -160,7 +159,6 @@ describe('SegmentHeads', () => {
     group.journaled.set(tpKey('t', 0), 5);
     const heads = new SegmentHeads(topics, new Map([['g', group]]), {
       keepWhole: new Set(),
-      logger: silentLogger,
       reindex: () => undefined,
     });
     expect(heads.header(1000).map((l) => JSON.parse(l) as unknown)).toEqual([

@@ -191,16 +191,6 @@ export class Journal {
     }
   }
 
-  /** The journal-wide position where the oldest segment kept starts. */
-  get firstPosition(): number {
-    return this.segments[0]?.base ?? 0;
-  }
-
-  /** Segment files kept (oldest first). */
-  get segmentCount(): number {
-    return this.segments.length;
-  }
-
   /** Queues one record (`line` is its JSON, no newline); `done` runs once it is written, or with the error. */
   append(line: string, done: Done): void {
     if (this.failure || this.fd < 0) {

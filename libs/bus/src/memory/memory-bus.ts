@@ -91,7 +91,6 @@ export class MemoryBus extends Bus {
     this.heads = new SegmentHeads(this.topics, this.groups, {
       keepWhole: new Set(options.keepWhole),
       replyTopic: options.replyTopic,
-      logger: this.logger,
       reindex: (log, firstBase) => this.index.trim(log, firstBase),
     });
   }

@@ -1,4 +1,3 @@
-import type { BusLogger } from '../bus';
 import type { SegmentHooks } from './journal';
 import { EMPTY_HEADERS, type Group, type PartitionLog, type TopicLog } from './memory-group';
 
@@ -7,7 +6,6 @@ export interface SegmentHeadsOptions {
   keepWhole: ReadonlySet<string>;
   /** Not journaled: no start to keep. */
   replyTopic?: string;
-  logger: BusLogger;
   /** A partition's journal index after the segments before `firstBase` were deleted. */
   reindex: (log: PartitionLog, firstBase: number) => void;
 }
