@@ -37,6 +37,26 @@ export interface PreTradeAccepted {
 
 export type PreTradeResult = PreTradeAccepted | AccountRejection<PreTradeRejectReason>;
 
+/** A market's order bounds parsed once per market object (a registry change makes a new one). */
+interface OrderBounds {
+  lot: Money;
+  minNotional: Money;
+  maxNotional: Money;
+}
+const bounds = new WeakMap<Market, OrderBounds>();
+function orderBounds(market: Market): OrderBounds {
+  let b = bounds.get(market);
+  if (b === undefined) {
+    b = {
+      lot: new Money(market.lotSize),
+      minNotional: new Money(market.minOrderSizeUsd),
+      maxNotional: new Money(market.maxOrderSizeUsd),
+    };
+    bounds.set(market, b);
+  }
+  return b;
+}
+
 /** floor(x / lot) x lot. */
 export function floorToLot(x: Money, lotSize: BigNumber.Value): Money {
   return x.idiv(lotSize).times(lotSize);
@@ -114,14 +134,12 @@ export function checkOrderShape(
   const requested = req.quantity ?? req.quoteOrderQty ?? ZERO;
   if (!requested.isFinite() || !requested.gt(0))
     return reject('INVALID_QUANTITY', 'quantity must be above 0');
-  const quantity = req.quantity
-    ? floorToLot(req.quantity, market.lotSize)
-    : quantityFromQuote(requested, ref, market.lotSize);
-  if (quantity.lt(market.lotSize))
-    return reject('INVALID_QUANTITY', `quantity below lot size ${market.lotSize}`);
+  const { lot, minNotional, maxNotional } = orderBounds(market);
+  const quantity = req.quantity ? floorToLot(req.quantity, lot) : quantityFromQuote(requested, ref, lot);
+  if (quantity.lt(lot)) return reject('INVALID_QUANTITY', `quantity below lot size ${market.lotSize}`);
 
   const notional = quantity.times(ref);
-  if (notional.lt(market.minOrderSizeUsd) || notional.gt(market.maxOrderSizeUsd))
+  if (notional.lt(minNotional) || notional.gt(maxNotional))
     return reject(
       'INVALID_QUANTITY',
       `notional ${notional.toFixed()} outside [${market.minOrderSizeUsd}, ${market.maxOrderSizeUsd}]`,

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { Money } from '../money/money';
 import { ceilTo, divide, floorTo, proRata } from './rounding';
 
@@ -23,6 +24,45 @@ describe('divide', () => {
   it('leaves terminating quotients unchanged in every mode', () => {
     for (const mode of ['down', 'up', 'half-even'] as const)
       expect(divide(m('10.05'), 3, 8, mode).toFixed()).toBe('3.35');
+  });
+
+  it('equals the exact integer method (quotient and remainder at the scale) in every mode', () => {
+    const exact = (a: Money, b: Money, dp: number, mode: 'down' | 'up' | 'half-even') => {
+      const n = a.shiftedBy(dp);
+      const q = n.idiv(b);
+      const r = n.minus(q.times(b));
+      const twice = r.times(2);
+      const up =
+        !r.isZero() &&
+        (mode === 'up' || (mode === 'half-even' && (twice.gt(b) || (twice.eq(b) && !q.mod(2).isZero()))));
+      return (up ? q.plus(1) : q).shiftedBy(-dp);
+    };
+    const decimal = (max: number, places: number) =>
+      fc
+        .tuple(
+          fc.integer({ min: 0, max }),
+          fc.integer({ min: 0, max: 10 ** places - 1 }),
+          fc.constant(places),
+        )
+        .map(([i, f, p]) => new Money(`${i}.${String(f).padStart(p, '0')}`));
+    fc.assert(
+      fc.property(
+        decimal(1e9, 18),
+        fc.oneof(
+          decimal(1e6, 8).filter((b) => b.gt(0)),
+          fc.integer({ min: 1, max: 125 }).map((n) => new Money(n)),
+        ),
+        fc.integer({ min: 0, max: 12 }),
+        fc.constantFrom('down' as const, 'up' as const, 'half-even' as const),
+        (a, b, dp, mode) => {
+          const got = divide(a, b, dp, mode);
+          expect(got.toFixed()).toBe(exact(a, b, dp, mode).toFixed());
+          // Later arithmetic on the result is Money's, not the divider's `dp` places.
+          expect(got).toBeInstanceOf(Money);
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 
   it('refuses negative dividends and non-positive divisors', () => {

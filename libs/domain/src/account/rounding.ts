@@ -6,26 +6,28 @@ export const SETTLEMENT_DECIMALS = 8;
 
 export type RoundingMode = 'down' | 'up' | 'half-even';
 
+/** A Money constructor dividing at `dp` places in one rounding mode (bignumber.js rounds exactly). */
+const dividers = new Map<string, typeof Money>();
+const MODES = { down: Money.ROUND_DOWN, up: Money.ROUND_UP, 'half-even': Money.ROUND_HALF_EVEN } as const;
+function dividerOf(dp: number, mode: RoundingMode): typeof Money {
+  const key = `${dp} ${mode}`;
+  let d = dividers.get(key);
+  if (d === undefined)
+    dividers.set(key, (d = Money.clone({ DECIMAL_PLACES: dp, ROUNDING_MODE: MODES[mode] })));
+  return d;
+}
+
 /**
- * a / b rounded to `dp` decimals, exactly: integer division plus the exact remainder, so a
- * quotient that does not terminate within Money's 18 places still rounds the right way.
- * Both operands must be non-negative, b positive.
+ * a / b rounded to `dp` decimals, exactly: bignumber.js's division rounds on the remainder, not on
+ * a truncated quotient, so a quotient that does not terminate within Money's 18 places still
+ * rounds the right way. Both operands must be non-negative, b positive.
  */
 export function divide(a: Money, b: BigNumber.Value, dp: number, mode: RoundingMode): Money {
-  const divisor = new Money(b);
+  const Divider = dividerOf(dp, mode);
+  const divisor = new Divider(b);
   if (a.lt(0) || !divisor.gt(0)) throw new Error('divide: a >= 0 and b > 0 expected');
-  const n = a.shiftedBy(dp);
-  const q = n.idiv(divisor);
-  const r = n.minus(q.times(divisor));
-  let up = false;
-  if (!r.isZero()) {
-    if (mode === 'up') up = true;
-    else if (mode === 'half-even') {
-      const twice = r.times(2);
-      up = twice.gt(divisor) || (twice.eq(divisor) && !q.mod(2).isZero());
-    }
-  }
-  return (up ? q.plus(1) : q).shiftedBy(-dp);
+  // Back to Money: a value of the divider's constructor would round later arithmetic at `dp`.
+  return new Money(new Divider(a).div(divisor));
 }
 
 /** x x num / den rounded to `dp` decimals (a pro-rata share), for x, num >= 0 and den > 0. */
