@@ -1,9 +1,9 @@
 import { eventually } from '@perp/testing';
-import { mkdtempSync, readdirSync, rmSync, utimesSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BusLogger, BusMessage } from '../bus';
-import { MemoryBus } from './memory-bus';
+import { journalDirs, readAll } from './__fixtures__/journal-dirs';
+import type { MemoryBus } from './memory-bus';
 import { Group, TopicLog, tpKey } from './memory-group';
 import { SegmentHeads } from './segment-heads';
 
@@ -14,52 +14,28 @@ function recordingLogger(): BusLogger & { warnings: string[] } {
 }
 
 describe('MemoryBus journal segments and retention', () => {
-  let dir: string;
-  const opened: MemoryBus[] = [];
-  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'bus-segments-'))));
-  afterEach(async () => {
-    await Promise.all(opened.splice(0).map((b) => b.close()));
-    rmSync(dir, { recursive: true, force: true });
-  });
-
+  const dirs = journalDirs('bus-segments-');
   const RETENTION = 60_000;
-  const open = async (logger: BusLogger = recordingLogger()) => {
-    const bus = new MemoryBus({
+  const open = (logger: BusLogger = recordingLogger()) =>
+    dirs.open({
       topics: { t: 2, markets: 1 },
       keepWhole: ['markets'],
       logger,
       retain: 5,
-      journal: { dir, fsync: 'never', segmentBytes: 2_000, retentionMs: RETENTION },
+      journal: { dir: dirs.dir, fsync: 'never', segmentBytes: 2_000, retentionMs: RETENTION },
     });
-    await bus.connect();
-    opened.push(bus);
-    return bus;
-  };
   const segments = () =>
-    readdirSync(dir)
+    readdirSync(dirs.dir)
       .filter((f) => f.startsWith('bus.journal'))
       .sort();
   /** Makes every segment but the newest look written an hour ago. */
   const ageOldSegments = () => {
     const past = new Date(Date.now() - 3_600_000);
-    for (const f of segments().slice(0, -1)) utimesSync(join(dir, f), past, past);
+    for (const f of segments().slice(0, -1)) utimesSync(join(dirs.dir, f), past, past);
   };
   // Sequential publishes: one journal batch each, so segments roll at their size.
   const publishMany = async (bus: MemoryBus, from: number, to: number) => {
     for (let i = from; i < to; i++) await bus.publish('t', 'a', { i });
-  };
-  const readAll = async (bus: MemoryBus, groupId: string, topic: string, count: number) => {
-    const got: BusMessage<{ i: number }>[] = [];
-    const sub = await bus.subscribe<{ i: number }>({
-      groupId,
-      topics: [topic],
-      start: 'earliest',
-      batchHandler: (ms) => void got.push(...ms),
-      maxBatch: 7,
-    });
-    await eventually(() => got.length >= count);
-    await sub.close();
-    return got;
   };
   const offsets = (got: BusMessage[]) => got.map((m) => Number(m.offset));
   const range = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => from + k);

@@ -5,29 +5,18 @@ import { join } from 'node:path';
 import type { BusMessage } from '../bus';
 import { silentLogger } from '../logger';
 import { Journal } from './journal';
+import { journalDirs, readAll } from './__fixtures__/journal-dirs';
 import { MemoryBus } from './memory-bus';
 
 describe('MemoryBus retention: the newest messages in memory, older ones read back from the journal', () => {
-  let dir: string;
-  const opened: MemoryBus[] = [];
-  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'bus-retention-'))));
-  afterEach(async () => {
-    // A failed expectation must not leave a bus running (its cursors would keep jest alive).
-    await Promise.all(opened.splice(0).map((b) => b.close()));
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  const open = async (retain: number, journal = true) => {
-    const bus = new MemoryBus({
+  const dirs = journalDirs('bus-retention-');
+  const open = (retain: number, journal = true) =>
+    dirs.open({
       topics: { t: 2, other: 1 },
       logger: silentLogger,
       retain,
-      journal: journal ? { dir, fsync: 'never' } : undefined,
+      journal: journal ? { dir: dirs.dir, fsync: 'never' } : undefined,
     });
-    await bus.connect();
-    opened.push(bus);
-    return bus;
-  };
   const held = (bus: MemoryBus) => bus.partitionLog('t', 0).messages.length;
   // Key 'a' goes to one partition of t; 'other' interleaves lines of another topic in the journal.
   const partitionOfA = (bus: MemoryBus) => bus.partitionFor('t', 'a');
@@ -39,19 +28,7 @@ describe('MemoryBus retention: the newest messages in memory, older ones read ba
       ]);
     }
   };
-  const readAll = async (bus: MemoryBus, groupId: string, count: number) => {
-    const got: BusMessage<{ i: number }>[] = [];
-    const sub = await bus.subscribe<{ i: number }>({
-      groupId,
-      topics: ['t'],
-      start: 'earliest',
-      batchHandler: (ms) => void got.push(...ms),
-      maxBatch: 7,
-    });
-    await eventually(() => got.length >= count);
-    await sub.close();
-    return got;
-  };
+  const readT = (bus: MemoryBus, groupId: string, count: number) => readAll(bus, groupId, 't', count);
   const expectInOrder = (got: BusMessage<{ i: number }>[], from: number, to: number, p: number) => {
     expect(got.map((m) => m.value.i)).toEqual(Array.from({ length: to - from }, (_, k) => from + k));
     expect(got.map((m) => m.offset)).toEqual(Array.from({ length: to - from }, (_, k) => String(from + k)));
@@ -67,7 +44,7 @@ describe('MemoryBus retention: the newest messages in memory, older ones read ba
     const log = bus.partitionLog('t', p);
     expect(log.messages.length).toBeLessThan(20);
     expect(log.base).toBeGreaterThan(80);
-    const got = await readAll(bus, 'late', 100);
+    const got = await readT(bus, 'late', 100);
     expectInOrder(got, 0, 100, p);
     await bus.close();
   });
@@ -127,7 +104,7 @@ describe('MemoryBus retention: the newest messages in memory, older ones read ba
     await eventually(() => resumed.length === 5);
     expect(resumed).toEqual([40, 41, 42, 43, 44]);
     await sub.close();
-    expectInOrder(await readAll(bus, 'late', 45), 0, 45, p);
+    expectInOrder(await readT(bus, 'late', 45), 0, 45, p);
     await bus.close();
   });
 

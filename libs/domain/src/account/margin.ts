@@ -1,4 +1,5 @@
 import type { MaintenanceBracket, Market } from '../markets/market';
+import { parsedOnce } from '../markets/parsed-once';
 import { Money } from '../money/money';
 import { divide, SETTLEMENT_DECIMALS, ZERO } from './rounding';
 
@@ -6,20 +7,11 @@ import { divide, SETTLEMENT_DECIMALS, ZERO } from './rounding';
 export const ORDER_MARGIN_BUFFER = new Money('1.005');
 
 /** A bracket's figures parsed once (margin checks run them for every holder on every mark). */
-interface ParsedBracket {
-  cap: Money;
-  ratio: Money;
-  cum: Money;
-}
-const parsedBrackets = new WeakMap<MaintenanceBracket, ParsedBracket>();
-function parsed(b: MaintenanceBracket): ParsedBracket {
-  let p = parsedBrackets.get(b);
-  if (!p) {
-    p = { cap: new Money(b.notionalCap), ratio: new Money(b.maintMarginRatio), cum: new Money(b.cum) };
-    parsedBrackets.set(b, p);
-  }
-  return p;
-}
+const parsed = parsedOnce((b: MaintenanceBracket) => ({
+  cap: new Money(b.notionalCap),
+  ratio: new Money(b.maintMarginRatio),
+  cum: new Money(b.cum),
+}));
 
 /** The bracket whose range holds `notional` (caps are inclusive); beyond the last cap, the last one. */
 export function maintenanceBracketFor(market: Market, notional: Money): MaintenanceBracket {

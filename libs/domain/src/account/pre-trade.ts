@@ -1,5 +1,6 @@
 import type BigNumber from 'bignumber.js';
 import type { Market } from '../markets/market';
+import { parsedOnce } from '../markets/parsed-once';
 import { Money } from '../money/money';
 import type { Account, MarketLookup, MarkPrices } from './account';
 import { effectiveLeverage, orderMargin } from './margin';
@@ -38,24 +39,11 @@ export interface PreTradeAccepted {
 export type PreTradeResult = PreTradeAccepted | AccountRejection<PreTradeRejectReason>;
 
 /** A market's order bounds parsed once per market object (a registry change makes a new one). */
-interface OrderBounds {
-  lot: Money;
-  minNotional: Money;
-  maxNotional: Money;
-}
-const bounds = new WeakMap<Market, OrderBounds>();
-function orderBounds(market: Market): OrderBounds {
-  let b = bounds.get(market);
-  if (b === undefined) {
-    b = {
-      lot: new Money(market.lotSize),
-      minNotional: new Money(market.minOrderSizeUsd),
-      maxNotional: new Money(market.maxOrderSizeUsd),
-    };
-    bounds.set(market, b);
-  }
-  return b;
-}
+const orderBounds = parsedOnce((market: Market) => ({
+  lot: new Money(market.lotSize),
+  minNotional: new Money(market.minOrderSizeUsd),
+  maxNotional: new Money(market.maxOrderSizeUsd),
+}));
 
 /** floor(x / lot) x lot. */
 export function floorToLot(x: Money, lotSize: BigNumber.Value): Money {
