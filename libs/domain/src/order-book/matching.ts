@@ -83,21 +83,9 @@ export abstract class Matcher extends RestingOrders {
       }
       const mq = orders.qty[m];
       const q = left < mq ? left : mq;
-      // Taker leg first, then maker leg: a self-trade (STP NONE) nets to no change.
-      let p = uPos[u];
-      let tClose: number;
-      if (side === BUY) {
-        tClose = p < 0 ? (q < -p ? q : -p) : 0;
-        uPos[u] = p + q;
-        this._shortOi -= tClose;
-        this._longOi += q - tClose;
-      } else {
-        tClose = p > 0 ? (q < p ? q : p) : 0;
-        uPos[u] = p - q;
-        this._longOi -= tClose;
-        this._shortOi += q - tClose;
-      }
-      p = uPos[mu];
+      // Maker leg first, then taker leg: the order in which risk settles a fill's two copies (the
+      // router sends the maker's first), so a self-trade (STP NONE) splits open and close alike.
+      let p = uPos[mu];
       let mClose: number;
       if (opp === BUY) {
         mClose = p < 0 ? (q < -p ? q : -p) : 0;
@@ -109,6 +97,19 @@ export abstract class Matcher extends RestingOrders {
         uPos[mu] = p - q;
         this._longOi -= mClose;
         this._shortOi += q - mClose;
+      }
+      p = uPos[u];
+      let tClose: number;
+      if (side === BUY) {
+        tClose = p < 0 ? (q < -p ? q : -p) : 0;
+        uPos[u] = p + q;
+        this._shortOi -= tClose;
+        this._longOi += q - tClose;
+      } else {
+        tClose = p > 0 ? (q < p ? q : p) : 0;
+        uPos[u] = p - q;
+        this._longOi -= tClose;
+        this._shortOi += q - tClose;
       }
       left -= q;
       const mLeft = mq - q;

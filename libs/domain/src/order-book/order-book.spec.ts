@@ -463,10 +463,15 @@ describe('OrderBook: self-trade prevention', () => {
     expect(b.ordersOf(BUY)).toEqual([]);
   });
 
-  it('NONE trades with itself, leaving the position unchanged', () => {
+  it('NONE trades with itself, leaving the position unchanged; the maker leg applies first', () => {
     const { b, ev } = withOwnMaker(BookStpMode.NONE);
     expect(kinds(ev)).toEqual(['ACCEPTED', 'FILL', 'FILL']);
-    expect(ev[1]).toMatchObject({ taker: { user: 1 }, maker: { user: 1 } });
+    // From no position: the maker's sell opens a short, the taker's buy closes it (risk settles a
+    // fill's maker copy first and must find the same split).
+    expect(ev[1]).toMatchObject({
+      taker: { user: 1, close: 2, open: 0 },
+      maker: { user: 1, close: 0, open: 2 },
+    });
     expect(b.position(1)).toBe(1);
     expect(b.position(2)).toBe(-1);
   });

@@ -420,8 +420,9 @@ export class ReferenceOrderBook implements OrderBookApi {
         continue;
       }
       const q = Math.min(left, m.qty);
-      const tClose = this.fillLeg(t.user, t.side, q);
+      // Maker leg first, as risk settles a fill's copies.
       const mClose = this.fillLeg(m.user, m.side, q);
+      const tClose = this.fillLeg(t.user, t.side, q);
       left -= q;
       filled += q;
       m.qty -= q;
