@@ -326,6 +326,10 @@ describe('native login, API keys and signed FAPI requests over HTTP', () => {
         ['POST', { label: 5 }],
         ['POST', { ip_whitelist: ['1.2.3.4'] }],
         ['POST', { label: 'x'.repeat(101) }],
+        // Control characters (NUL once reached Postgres, which refuses it: a 500).
+        ['POST', { label: 'a\u0000b' }],
+        ['PUT', { label: 'a\u0000b' }],
+        ['PUT', { label: 'line\nbreak' }],
         ['POST', 'label'],
         ['PUT', { status: 'paused' }],
         ['PUT', { status: 'ACTIVE' }],

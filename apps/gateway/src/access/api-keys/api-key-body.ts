@@ -12,8 +12,10 @@ const createSchema = z.object({
   label: z
     .string()
     .max(MAX_LABEL_LENGTH, `at most ${MAX_LABEL_LENGTH} characters`)
+    // Postgres text refuses NUL; no control character belongs in a name anyway.
+    .regex(/^\P{Cc}*$/u, 'no control characters')
     .optional()
-    .meta({ description: 'Your name for the key' }),
+    .meta({ description: 'Your name for the key (no control characters)' }),
   ip_whitelist: z
     .string()
     .optional()
