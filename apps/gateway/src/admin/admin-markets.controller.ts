@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Body, Controller, HttpCode, Inject, Param, Post, UseGuards } from '@nestjs/common';
 import { Bus, BusTimeoutError } from '@perp/bus';
 import { type EngineCommand, NativeError, type Reply, TOPICS } from '@perp/contracts';
-import { type MarketStatus, MarketRegistry, normalizeSymbol } from '@perp/domain';
+import { type MarketStatus, MarketRegistry, normalizeSymbol, parseMarket } from '@perp/domain';
 import { AdminAuditRepository } from '@perp/persistence';
 import { APP_CONFIG, type AppConfig } from '@perp/runtime';
 import { nativeMarket } from '../markets/market-lookup';
@@ -38,7 +38,7 @@ export class AdminMarketsController {
     tag: 'admin',
     summary: 'Add a market',
     description:
-      'The engine validates the body with the chain.json market schema (optional fields take defaults).',
+      'The body is checked with the chain.json market schema (optional fields take defaults) before the engine gets it: INVALID_REQUEST names the fields.',
     body: MarketConfig.shape,
     response: AnyObject,
     errors: ['INVALID_REQUEST', 'MARKET_EXISTS', 'SERVICE_UNAVAILABLE', 'EXECUTION_STATUS_UNKNOWN'],
@@ -47,6 +47,16 @@ export class AdminMarketsController {
     const market = (body ?? {}) as Record<string, unknown>;
     if (typeof market.symbol !== 'string') throw new NativeError('INVALID_REQUEST', 'symbol is required');
     const symbol = normalizeSymbol(market.symbol);
+    // The engine's own check, first here: a definition it would refuse never reaches the log.
+    try {
+      parseMarket({ ...market, symbol });
+    } catch (e) {
+      const why =
+        e instanceof z.ZodError
+          ? e.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')
+          : (e as Error).message;
+      throw new NativeError('INVALID_REQUEST', `Invalid market definition: ${why}.`);
+    }
     return this.send({
       ...this.envelope(),
       type: 'market.add',

@@ -1,3 +1,5 @@
+import { Bus } from '@perp/bus';
+import { TOPICS } from '@perp/contracts';
 import { type InProcessExchange, startInProcessExchange } from '@perp/exchange';
 
 describe('admin market changes', () => {
@@ -96,5 +98,27 @@ describe('admin market changes', () => {
     expect(r.body.code).toBe('INVALID_REQUEST');
     expect(r.body.error).toContain('tickSize');
     expect(await statusOf('BADUSDT')).toBeUndefined();
+  });
+
+  it('refuses a definition the engine would refuse before it reaches the log (a NUL in the symbol once answered 500)', async () => {
+    const bus = ex.app.get(Bus);
+    const before = await bus.endOffsets(TOPICS.engineCommands.name);
+    for (const body of [
+      { symbol: 'a\u0000b', lotSize: '../..', maxLeverage: '[]' },
+      { symbol: 'BTC\u{1F600}USDT' },
+      {
+        symbol: 'NEWUSDT',
+        baseAsset: 'NEW',
+        tickSize: '0.1',
+        lotSize: '0.001',
+        maxLeverage: 10,
+        defaultLeverage: 20,
+      },
+    ]) {
+      const r = await admin('/markets', body);
+      expect([body, r.status, r.body.code]).toEqual([body, 400, 'INVALID_REQUEST']);
+      expect(r.body.error).toMatch(/^Invalid market definition: /);
+    }
+    expect(await bus.endOffsets(TOPICS.engineCommands.name)).toEqual(before);
   });
 });
