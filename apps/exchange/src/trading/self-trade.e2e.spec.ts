@@ -15,6 +15,11 @@ describe('self-trade with selfTradePreventionMode NONE', () => {
 
   const order = (t: Trader, params: Record<string, string>) =>
     signed(ex.url, '/fapi/v1/order', t.key, { method: 'POST', params: { symbol: BTC, ...params } });
+  const limit = (t: Trader, side: string, quantity: string, price: string) =>
+    order(t, { side, type: 'LIMIT', quantity, price, timeInForce: 'GTC' });
+  /** A market order that may trade with the sender's own resting orders. */
+  const selfTaking = (t: Trader, side: string, quantity: string) =>
+    order(t, { side, type: 'MARKET', quantity, selfTradePreventionMode: 'NONE' });
   const position = async (t: Trader) =>
     (await signed(ex.url, '/fapi/v2/positionRisk', t.key, { params: { symbol: BTC } })).body[0];
 
@@ -34,20 +39,8 @@ describe('self-trade with selfTradePreventionMode NONE', () => {
   });
 
   it('from no position: both legs fill, the position stays flat, both fees are paid', async () => {
-    const rest = await order(a, {
-      side: 'SELL',
-      type: 'LIMIT',
-      quantity: '0.002',
-      price: '50000',
-      timeInForce: 'GTC',
-    });
-    expect(rest.body).toMatchObject({ status: 'NEW' });
-    const take = await order(a, {
-      side: 'BUY',
-      type: 'MARKET',
-      quantity: '0.002',
-      selfTradePreventionMode: 'NONE',
-    });
+    expect((await limit(a, 'SELL', '0.002', '50000')).body).toMatchObject({ status: 'NEW' });
+    const take = await selfTaking(a, 'BUY', '0.002');
     expect(take.body).toMatchObject({ status: 'FILLED', executedQty: '0.002', avgPrice: '50000' });
     const trades = await eventually(
       async () => (await signed(ex.url, '/fapi/v1/userTrades', a.key, { params: { symbol: BTC } })).body,
@@ -65,20 +58,13 @@ describe('self-trade with selfTradePreventionMode NONE', () => {
     expect(trades[0].id).toBe(trades[1].id);
     expect(await position(a)).toMatchObject({ positionAmt: '0.000' });
     // The account still takes orders: its risk partition settled both legs.
-    const next = await order(a, {
-      side: 'BUY',
-      type: 'LIMIT',
-      quantity: '0.002',
-      price: '40000',
-      timeInForce: 'GTC',
-    });
-    expect(next.body).toMatchObject({ status: 'NEW' });
+    expect((await limit(a, 'BUY', '0.002', '40000')).body).toMatchObject({ status: 'NEW' });
     const account = await signed(ex.url, '/fapi/v2/account', a.key);
     expect(account.body.totalWalletBalance).toBe('9999.93000000');
   });
 
   it('with a position open: the maker leg closes at its price, the taker leg reopens at it', async () => {
-    await order(a, { side: 'SELL', type: 'LIMIT', quantity: '0.01', price: '50000', timeInForce: 'GTC' });
+    await limit(a, 'SELL', '0.01', '50000');
     expect((await order(b, { side: 'BUY', type: 'MARKET', quantity: '0.01' })).body).toMatchObject({
       status: 'FILLED',
     });
@@ -87,12 +73,7 @@ describe('self-trade with selfTradePreventionMode NONE', () => {
       (p) => p.positionAmt === '-0.010',
     );
     // A buy resting from the last test is the maker this time; a sell takes it.
-    const take = await order(a, {
-      side: 'SELL',
-      type: 'MARKET',
-      quantity: '0.002',
-      selfTradePreventionMode: 'NONE',
-    });
+    const take = await selfTaking(a, 'SELL', '0.002');
     expect(take.body).toMatchObject({ status: 'FILLED', executedQty: '0.002', avgPrice: '40000' });
     // The maker's buy closes 0.002 of the short at 40000 (+20 realized), the taker's sell opens
     // 0.002 again at 40000: the same size, at the average entry (0.008 x 50000 + 0.002 x 40000) / 0.01.
