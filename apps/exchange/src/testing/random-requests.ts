@@ -87,7 +87,7 @@ export function documentedOperations(file: string, skip: ReadonlySet<string>): O
 }
 
 /** Malformed values: wrong types, bounds, encodings and sizes. */
-export const MALFORMED = [
+const MALFORMED = [
   '',
   ' ',
   '-1',
@@ -127,7 +127,7 @@ export interface RequestPlan {
 
 /** `count` request plans over `ops` operations, reproducible from `seed`. */
 export function requestPlans(ops: number, count: number, seed: number): RequestPlan[] {
-  const perValue = 12; // room for the largest parameter list
+  const perValue = 12; // value slots; a longer parameter list cycles through them
   const nat = fc.nat({ max: 1_000_000 });
   return fc.sample(
     fc.record({
@@ -165,7 +165,7 @@ const pickOf = <T>(list: readonly T[], n: number): T | undefined =>
   list.length ? list[n % list.length] : undefined;
 
 /** Parameters naming the request's market. */
-export const SYMBOL_NAMES = new Set(['symbol', 'pair', 'market_symbol']);
+const SYMBOL_NAMES = new Set(['symbol', 'pair', 'market_symbol']);
 
 const QUANTITIES = ['0.001', '0.002', '0.01', '0.05', '0.1'];
 const LIMITS = ['1', '5', '10', '100', '500', '1000'];
@@ -182,7 +182,7 @@ const PRICE_NAMES = new Set([
  * The parameters a request of its kind usually carries; the others (optional refinements) are
  * mostly left out, so that most requests are coherent enough to be taken.
  */
-export const CORE = new Set([
+const CORE = new Set([
   'price',
   'triggerPrice',
   'symbol',
@@ -221,7 +221,7 @@ export const CORE = new Set([
  * A plausible value of parameter `name` (undefined: no idea, use a malformed one). `symbol` is the
  * request's market, so prices fit it.
  */
-export function plausible(
+function plausible(
   name: string,
   op: Operation,
   known: Known,
@@ -303,6 +303,32 @@ export function plausible(
     default:
       return undefined;
   }
+}
+
+/**
+ * The values `plan` gives the parameters of `op`, asked in order: a function of a name and whether
+ * it is required, answering undefined for a parameter left out. The request's market is the same
+ * for every parameter naming one.
+ */
+export function planValues(
+  plan: RequestPlan,
+  op: Operation,
+  known: Known,
+): (name: string, required: boolean) => string | undefined {
+  let slot = 0;
+  const symbolPick = plan.picks[0]!;
+  const symbol = known.symbols[symbolPick % known.symbols.length]!;
+  return (name, required) => {
+    const i = slot++ % plan.modes.length;
+    const mode = plan.modes[i]!;
+    const core = required || CORE.has(name);
+    const malformed = core ? 1 : 34;
+    if (!required && mode < malformed) return undefined;
+    const p = SYMBOL_NAMES.has(name)
+      ? plausible(name, op, known, symbol, symbolPick, 0)
+      : plausible(name, op, known, symbol, plan.picks[i]!, plan.fractions[i]!);
+    return mode === malformed || p === undefined ? MALFORMED[plan.malformed[i]!]! : p;
+  };
 }
 
 /** A New Order's parameters, as a batch entry. */

@@ -3,15 +3,12 @@ import { Wallet } from 'ethers';
 import { http, type HttpResponse, login } from '@perp/testing';
 import { type InProcessExchange, startInProcessExchange } from '../testing/in-process-exchange';
 import {
-  CORE,
   documentedOperations,
   type Known,
-  MALFORMED,
   type Operation,
-  plausible,
+  planValues,
   type RequestPlan,
   requestPlans,
-  SYMBOL_NAMES,
 } from '../testing/random-requests';
 import { adminRequest, deposit, eventually, newTrader, type Trader } from './trading.harness';
 
@@ -113,20 +110,8 @@ describe('random requests to every documented operation', () => {
   /** The request `plan` makes of `op`, sent. */
   async function send(op: Operation, plan: RequestPlan): Promise<[string, HttpResponse]> {
     const user = users[plan.user]!;
-    let slot = 0;
-    const symbolSlot = plan.picks[0]!;
-    const symbol = known.symbols[symbolSlot % known.symbols.length]!;
     known.now = Date.now();
-    const value = (name: string, required: boolean): string | undefined => {
-      const i = slot++ % plan.modes.length;
-      const mode = plan.modes[i]!;
-      const core = required || CORE.has(name);
-      if (!required && mode < (core ? 1 : 34)) return undefined;
-      const p = SYMBOL_NAMES.has(name)
-        ? plausible(name, op, known, symbol, symbolSlot, 0)
-        : plausible(name, op, known, symbol, plan.picks[i]!, plan.fractions[i]!);
-      return mode === (core ? 1 : 34) || p === undefined ? MALFORMED[plan.malformed[i]!]! : p;
-    };
+    const value = planValues(plan, op, known);
     let path = op.path;
     const query = new URLSearchParams();
     for (const p of op.params) {
