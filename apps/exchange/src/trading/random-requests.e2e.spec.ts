@@ -175,12 +175,9 @@ describe('random requests to every documented operation', () => {
    */
   async function run(count: number, seed: number, clients: number) {
     await fundedAtStartPrices();
-    // Two price pushes of one symbol at once: the first waits for its own figures, which the
-    // second replaced (up to UPSTREAM_TIMEOUT_MS, then 503); the operator pushes one at a time.
-    const skip = clients > 1 ? new Set([...SKIP, 'POST /admin/v1/prices/{symbol}']) : SKIP;
     const ops = [
-      ...documentedOperations('fapi.json', skip),
-      ...documentedOperations('native.json', skip),
+      ...documentedOperations('fapi.json', SKIP),
+      ...documentedOperations('native.json', SKIP),
     ].flatMap((op) => Array<Operation>(WEIGHTS[`${op.method} ${op.path}`] ?? 1).fill(op));
     const plans = requestPlans(ops.length, count, seed);
     const failures: string[] = [];

@@ -75,6 +75,9 @@ const address = (raw: unknown) =>
 @Controller('admin/v1')
 @UseGuards(AdminTokenGuard)
 export class AdminAccountsController {
+  /** Per symbol, the price push in progress (the last one queued). */
+  private readonly pushing = new Map<string, Promise<unknown>>();
+
   constructor(
     private readonly risk: RiskClient,
     private readonly bus: Bus,
@@ -153,7 +156,7 @@ export class AdminAccountsController {
     tag: 'admin',
     summary: 'Push an index price',
     description:
-      'Answers once the mark market data derives from it is applied in every risk partition, with that mark.',
+      'Answers once the mark market data derives from it is applied in every risk partition, with that mark. Pushes of one symbol to one gateway are applied and answered one after another.',
     path: { symbol: z.string().meta({ description: 'Market, any alias' }) },
     body: PRICE_BODY,
     response: z.object({
@@ -169,26 +172,37 @@ export class AdminAccountsController {
     const body = new NativeFields(PRICE_BODY, objectBody(raw));
     const indexPrice = body.get('indexPrice').toFixed();
     const time = body.get('time') ?? Date.now();
+    // One push of a symbol at a time (in this process): each waits for its own figures, which a
+    // push published right after it would replace before they were seen.
+    const queued = (this.pushing.get(market.symbol) ?? Promise.resolve()).then(
+      () => this.push(market.symbol, indexPrice, time),
+      () => this.push(market.symbol, indexPrice, time),
+    );
+    this.pushing.set(market.symbol, queued);
+    try {
+      return await queued;
+    } finally {
+      if (this.pushing.get(market.symbol) === queued) this.pushing.delete(market.symbol);
+    }
+  }
+
+  private async push(symbol: string, indexPrice: string, time: number) {
     const event: PriceEvent = {
       id: `admin/${randomUUID()}`,
       v: 1,
       time,
       type: 'price.index',
-      symbol: market.symbol,
+      symbol,
       indexPrice,
       source: 'admin',
     };
-    await this.bus.publish(TOPICS.prices.name, market.symbol, event);
-    await this.audit.append({
-      actor: 'admin',
-      action: 'price.index',
-      payload: { symbol: market.symbol, indexPrice },
-    });
+    await this.bus.publish(TOPICS.prices.name, symbol, event);
+    await this.audit.append({ actor: 'admin', action: 'price.index', payload: { symbol, indexPrice } });
     const deadline = Date.now() + this.config.UPSTREAM_TIMEOUT_MS;
     for (;;) {
-      const seen = await this.hot.hgetall(HOT_KEYS.price(market.symbol));
+      const seen = await this.hot.hgetall(HOT_KEYS.price(symbol));
       if (Number(seen.time) >= time && seen.indexPrice === indexPrice)
-        return { symbol: market.symbol, indexPrice, markPrice: seen.markPrice!, time };
+        return { symbol, indexPrice, markPrice: seen.markPrice!, time };
       if (Date.now() > deadline)
         throw new NativeError('SERVICE_UNAVAILABLE', 'the price was published but not yet applied');
       await new Promise((r) => setTimeout(r, 10));

@@ -100,6 +100,16 @@ describe('admin market changes', () => {
     expect(await statusOf('BADUSDT')).toBeUndefined();
   });
 
+  it('index price pushes of one symbol sent together each answer with their own figures, in order', async () => {
+    const prices = ['50000', '50100', '50200'];
+    const answers = await Promise.all(prices.map((p) => admin('/prices/BTCUSDT', { indexPrice: p })));
+    expect(answers.map((a) => [a.status, a.body.indexPrice])).toEqual(prices.map((p) => [200, p]));
+    const times = answers.map((a) => a.body.time as number);
+    expect([...times].sort((a, b) => a - b)).toEqual(times);
+    const premium = (await (await fetch(`${ex.url}/fapi/v1/premiumIndex?symbol=BTCUSDT`)).json()) as any;
+    expect(premium.indexPrice).toMatch(/^50200(\.0+)?$/);
+  });
+
   it('refuses a definition the engine would refuse before it reaches the log (a NUL in the symbol once answered 500)', async () => {
     const bus = ex.app.get(Bus);
     const before = await bus.endOffsets(TOPICS.engineCommands.name);
