@@ -240,7 +240,7 @@ function plausible(
     // Aliases too: lower case and dashed, as REST accepts them.
     return n % 7 === 0 ? s.toLowerCase() : n % 11 === 0 ? s.replace(/USDT$/, '-USDT') : s;
   }
-  if (PRICE_NAMES.has(name)) return ((known.index.get(symbol) ?? 100) * (0.97 + 0.06 * f)).toFixed(1);
+  if (PRICE_NAMES.has(name)) return nearIndex(known, symbol, 0.03, f, 1);
   switch (name) {
     case 'quantity':
     case 'amount':
@@ -289,7 +289,7 @@ function plausible(
     case 'asset':
       return 'USDT';
     case 'indexPrice':
-      return ((known.index.get(symbol) ?? 100) * (0.92 + 0.16 * f)).toFixed(2);
+      return nearIndex(known, symbol, 0.08, f, 2);
     case 'batchOrders':
       return JSON.stringify(
         Array.from({ length: 1 + (n % 3) }, (_, i) => plausibleOrder(known, symbol, n + i, (f + i / 3) % 1)),
@@ -331,6 +331,14 @@ export function planValues(
   };
 }
 
+/**
+ * A price within `band` (a fraction) of the symbol's last index, placed by `f` in [0, 1]. Test
+ * input only: plain numbers are enough to pick a value the exchange then parses exactly.
+ */
+function nearIndex(known: Known, symbol: string, band: number, f: number, decimals: number): string {
+  return ((known.index.get(symbol) ?? 100) * (1 - band + 2 * band * f)).toFixed(decimals);
+}
+
 /** A New Order's parameters, as a batch entry. */
 function plausibleOrder(known: Known, symbol: string, n: number, f: number): Record<string, string> {
   const limit = n % 3 !== 0;
@@ -339,8 +347,6 @@ function plausibleOrder(known: Known, symbol: string, n: number, f: number): Rec
     side: n % 2 ? 'BUY' : 'SELL',
     type: limit ? 'LIMIT' : 'MARKET',
     quantity: pickOf(QUANTITIES, n)!,
-    ...(limit
-      ? { price: ((known.index.get(symbol) ?? 100) * (0.97 + 0.06 * f)).toFixed(1), timeInForce: 'GTC' }
-      : {}),
+    ...(limit ? { price: nearIndex(known, symbol, 0.03, f, 1), timeInForce: 'GTC' } : {}),
   };
 }
