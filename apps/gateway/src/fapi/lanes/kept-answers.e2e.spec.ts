@@ -59,14 +59,19 @@ describe('public read lanes: kept answers while the projection is unchanged (emb
     expect((await json(`${ex.url}/admin/v1/deposits`, 'POST', deposit, ex.adminToken)).status).toBe(200);
     return key;
   };
-  /** Waits until the projected ticker counts `n` trades. */
-  const tradesProjected = async (n: number) => {
+  /** The candles' version: market-data writes it last in a turn, after every other projection. */
+  const candlesVersion = () =>
+    ex.app.get<HotStore>(HOT_STORE, { strict: false }).get(CANDLES_VERSION_KEY(BTC));
+  /** Places a taker order and waits until every projection of its trade is written. */
+  const trade = async (n: number) => {
+    const before = await candlesVersion();
+    await order(taker, { side: 'BUY', type: 'MARKET', quantity: '0.001' });
     for (let i = 0; i < 400; i++) {
-      const r = await http(`${ex.url}${PATHS.ticker}`);
-      if ((r.body as { count: number }).count === n) return;
+      const { count } = (await http(`${ex.url}${PATHS.ticker}`)).body as { count: number };
+      if (count === n && (await candlesVersion()) !== before) return;
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
-    throw new Error(`the ticker never counted ${n} trades`);
+    throw new Error(`the projections never held trade ${n}`);
   };
 
   beforeAll(async () => {
@@ -75,8 +80,7 @@ describe('public read lanes: kept answers while the projection is unchanged (emb
     const price = { indexPrice: '50000' };
     expect((await json(`${ex.url}/admin/v1/prices/${BTC}`, 'POST', price, ex.adminToken)).status).toBe(200);
     await order(maker, { side: 'SELL', type: 'LIMIT', price: '50000', quantity: '0.010' });
-    await order(taker, { side: 'BUY', type: 'MARKET', quantity: '0.001' });
-    await tradesProjected(1);
+    await trade(1);
     const hot = ex.app.get<HotStore>(HOT_STORE, { strict: false });
     reads = (['get', 'hget', 'hgetall'] as const).map((m) => jest.spyOn(hot, m));
   });
@@ -107,8 +111,7 @@ describe('public read lanes: kept answers while the projection is unchanged (emb
       }
 
       const { count } = (await http(`${ex.url}${PATHS.ticker}`)).body as { count: number };
-      await order(taker, { side: 'BUY', type: 'MARKET', quantity: '0.001' });
-      await tradesProjected(count + 1);
+      await trade(count + 1);
       // The projections of one trade are written one after another: wait for this one's.
       let after = await answers(path);
       for (let i = 0; i < 400 && after.lane === first.lane; i++) {
