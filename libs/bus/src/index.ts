@@ -2,7 +2,7 @@ export * from './bus';
 export { KeyPartitioner, murmur2, partitionOf } from './partitioner';
 export { silentLogger } from './logger';
 export { Joining, joinTogether } from './joining';
-export { type ConsumerLag, type ConsumerObserver, ObservedBus } from './observed-bus';
+export { type ConsumerFailing, type ConsumerLag, type ConsumerObserver, ObservedBus } from './observed-bus';
 export { MemoryBus, type MemoryBusOptions } from './memory/memory-bus';
 export type { FsyncPolicy, JournalOptions } from './memory/journal';
 export { KafkaBus, type KafkaBusOptions, type KafkaConsumerTuning } from './kafka/kafka-bus';

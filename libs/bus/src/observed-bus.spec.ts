@@ -99,6 +99,89 @@ describe('ObservedBus', () => {
     await bus.close();
   });
 
+  it('reports every failed handler call and how long a partition has been failing, until one succeeds', async () => {
+    const metrics = new Metrics();
+    const memory = new MemoryBus({
+      topics: { t: 2 },
+      logger: silentLogger,
+      retry: { initialMs: 5, maxMs: 20 },
+    });
+    const bus = new ObservedBus(memory, metrics.consumers);
+    await bus.connect();
+    const p = bus.partitionFor('t', 'a');
+    const labels = { group: 'g', topic: 't', partition: String(p) };
+    const scrape = async () => {
+      const samples = parsePrometheusText(await metrics.scrape());
+      const of = (name: string) =>
+        samples.find(
+          (x) => x.name === name && x.labels.group === 'g' && x.labels.partition === labels.partition,
+        );
+      return {
+        failures: of('perp_bus_handler_failures_total')?.value ?? 0,
+        failing: of('perp_bus_handler_failing_seconds')?.value,
+      };
+    };
+    let calls = 0;
+    let healed = false;
+    const handled: unknown[] = [];
+    await bus.subscribe({
+      groupId: 'g',
+      topics: ['t'],
+      batchHandler: async (ms) => {
+        calls++;
+        if (!healed) throw new Error('divergence');
+        handled.push(...ms.map((m) => m.value));
+      },
+    });
+    await bus.publish('t', 'a', { i: 0 });
+    while (calls < 4) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 30));
+    const stuck = await scrape();
+    expect(stuck.failures).toBeGreaterThanOrEqual(4);
+    expect(stuck.failing).toBeGreaterThanOrEqual(0.03);
+    // The later message waits behind the failing one.
+    await bus.publish('t', 'a', { i: 1 });
+    expect((await scrape()).failing).toBeGreaterThan(stuck.failing!);
+    expect(handled).toEqual([]);
+    healed = true;
+    while (handled.length < 2) await new Promise((r) => setTimeout(r, 5));
+    const after = await scrape();
+    expect(after).toEqual({ failures: after.failures, failing: undefined });
+    expect(after.failures).toBeGreaterThanOrEqual(stuck.failures);
+    await bus.close();
+  });
+
+  it('reports a handler that throws synchronously as failed, and the adapter still retries it', async () => {
+    const failed: [string, string, number][] = [];
+    const r = recorder();
+    const bus = new ObservedBus(
+      new MemoryBus({ topics: { t: 1 }, logger: silentLogger, retry: { initialMs: 5 } }),
+      {
+        ...r.observer,
+        failed: (...at) => failed.push(at),
+      },
+    );
+    await bus.connect();
+    let fail = 2;
+    const seen: unknown[] = [];
+    await bus.subscribe({
+      groupId: 'sync',
+      topics: ['t'],
+      handler: (m) => {
+        if (fail-- > 0) throw new Error('not yet');
+        seen.push(m.value);
+      },
+    });
+    await bus.publish('t', 'a', { x: 1 });
+    while (seen.length === 0) await new Promise((r) => setTimeout(r, 5));
+    expect(failed).toEqual([
+      ['sync', 't', 0],
+      ['sync', 't', 0],
+    ]);
+    expect(r.batches).toEqual([['sync', 't', 0, 1]]);
+    await bus.close();
+  });
+
   it("forgets a group's positions and series once its last subscription here closes", async () => {
     const metrics = new Metrics();
     const bus = new ObservedBus(new MemoryBus({ topics: { t: 2 }, logger: silentLogger }), metrics.consumers);

@@ -17,6 +17,15 @@ export interface ConsumerLag {
   lag: number;
 }
 
+/** A partition whose handler failed on its last call (the adapter calls it again, without end). */
+export interface ConsumerFailing {
+  group: string;
+  topic: string;
+  partition: number;
+  /** Seconds since the first failure with no handled message since. */
+  seconds: number;
+}
+
 /**
  * What the bus tells a metrics system about its consumers, without depending on one (libs/runtime's
  * `Metrics.consumers` implements it).
@@ -26,6 +35,13 @@ export interface ConsumerObserver {
   partition(group: string, topic: string, partition: number): (size: number) => void;
   /** Registers the reader of every consumer's lag, which the observer calls when it needs it. */
   lag(read: () => Promise<readonly ConsumerLag[]>): void;
+  /** Called each time a handler call of (group, topic, partition) fails. */
+  failed?(group: string, topic: string, partition: number): void;
+  /**
+   * Registers the reader of the partitions failing now: a partition whose handler keeps failing
+   * (a fail-stop on a divergence) waits there and every later message of it with it.
+   */
+  failing?(read: () => readonly ConsumerFailing[]): void;
   /** The group's last subscription here closed: its recorders are not called again. */
   forget?(group: string): void;
 }
@@ -37,13 +53,16 @@ interface Position {
   record: (size: number) => void;
   /** Offset of the last message handled; undefined until one is. */
   last?: string;
+  /** When the handler first failed with no success since (ms); undefined while it succeeds. */
+  failingSince?: number;
 }
 
 /**
  * A Bus whose consumers report to a ConsumerObserver, the same for both adapters: the size of every
- * successful handler call, and the lag of each owned partition, measured when asked as the end
- * offset minus the next offset to handle. A partition counts from its first handled message until
- * it is revoked. Everything else goes to the adapter unchanged.
+ * successful handler call, every failed one and how long a partition has been failing, and the lag
+ * of each owned partition, measured when asked as the end offset minus the next offset to handle. A
+ * partition's lag counts from its first handled message until it is revoked. Everything else goes
+ * to the adapter unchanged.
  */
 export class ObservedBus extends Bus {
   readonly kind: Bus['kind'];
@@ -62,6 +81,7 @@ export class ObservedBus extends Bus {
     super();
     this.kind = inner.kind;
     observer.lag(() => this.lag());
+    observer.failing?.(() => this.failing());
   }
 
   async subscribe<T = unknown>(options: SubscribeOptions<T>): Promise<Subscription> {
@@ -70,21 +90,41 @@ export class ObservedBus extends Bus {
       if (!this.open.has(groupId)) return; // a handler that ended after the close
       const p = this.position(groupId, m.topic, m.partition);
       p.last = m.offset;
+      p.failingSince = undefined;
       p.record(size);
+    };
+    const failed = (m: BusMessage<T>) => {
+      if (!this.open.has(groupId)) return;
+      const p = this.position(groupId, m.topic, m.partition);
+      p.failingSince ??= Date.now();
+      this.observer.failed?.(groupId, m.topic, m.partition);
     };
     this.open.set(groupId, (this.open.get(groupId) ?? 0) + 1);
     let subscription: Subscription;
     try {
       subscription = await this.inner.subscribe<T>({
         ...options,
-        handler: handler && ((m) => after(handler(m), () => handled(m, 1))),
+        handler:
+          handler &&
+          ((m) =>
+            observe(
+              () => handler(m),
+              () => handled(m, 1),
+              () => failed(m),
+            )),
         batchHandler:
-          batchHandler && ((ms) => after(batchHandler(ms), () => handled(ms[ms.length - 1]!, ms.length))),
+          batchHandler &&
+          ((ms) =>
+            observe(
+              () => batchHandler(ms),
+              () => handled(ms[ms.length - 1]!, ms.length),
+              () => failed(ms[0]!),
+            )),
         onRevoked: (partitions, subscription) => {
           const topics = this.positions.get(groupId);
           for (const tp of partitions) {
             const p = topics?.get(tp.topic)?.[tp.partition];
-            if (p) p.last = undefined;
+            if (p) p.last = p.failingSince = undefined;
           }
           return onRevoked?.(partitions, subscription);
         },
@@ -126,6 +166,20 @@ export class ObservedBus extends Bus {
         out.push({ group: p.group, topic, partition: p.partition, lag: Number(lag > 0n ? lag : 0n) });
       }
     }
+    return out;
+  }
+
+  /** Partitions whose last handler call failed, with how long they have been failing. */
+  private failing(): ConsumerFailing[] {
+    const now = Date.now();
+    const out: ConsumerFailing[] = [];
+    for (const topics of this.positions.values())
+      for (const partitions of topics.values())
+        for (const p of partitions) {
+          if (p?.failingSince === undefined) continue;
+          const { group, topic, partition } = p;
+          out.push({ group, topic, partition, seconds: (now - p.failingSince) / 1000 });
+        }
     return out;
   }
 
@@ -180,8 +234,22 @@ export class ObservedBus extends Bus {
   }
 }
 
-/** Runs `then` after `result` settles successfully, staying synchronous when the handler was. */
-function after(result: void | Promise<void>, then: () => void): void | Promise<void> {
-  if (typeof (result as Promise<void> | undefined)?.then === 'function') return result!.then(then);
-  then();
+/**
+ * Runs `call`, then `ok` once it succeeded or `failed` once it threw or rejected (the error goes on
+ * to the adapter); synchronous when the handler was.
+ */
+function observe(call: () => void | Promise<void>, ok: () => void, failed: () => void): void | Promise<void> {
+  let result: void | Promise<void>;
+  try {
+    result = call();
+  } catch (e) {
+    failed();
+    throw e;
+  }
+  if (typeof (result as Promise<void> | undefined)?.then === 'function')
+    return result!.then(ok, (e: unknown) => {
+      failed();
+      throw e;
+    });
+  ok();
 }

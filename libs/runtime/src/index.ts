@@ -3,6 +3,7 @@ export * from './config/runtime.module';
 export * from './health/readiness';
 export * from './metrics/metrics';
 export * from './metrics/sampled-gauge';
+export * from './metrics/registered-series';
 export * from './http/error-envelope.filter';
 export * from './http/create-http-app';
 export * from './http/fast-lanes';

@@ -4,3 +4,4 @@ export * from './exchange-process';
 export * from './http-client';
 export * from './kafka-mock';
 export * from './prometheus-text';
+export * from './promql';

@@ -65,6 +65,19 @@ export class Metrics {
     ['group', 'topic', 'partition'],
   );
 
+  readonly busHandlerFailures = new Counter({
+    name: 'perp_bus_handler_failures_total',
+    help: 'Failed handler calls by consumer group, topic and partition; the bus calls the handler again (with a growing delay up to 5 s), so a partition that keeps failing holds back every later message of it.',
+    labelNames: ['group', 'topic', 'partition'] as const,
+    registers: [this.registry],
+  });
+
+  readonly busHandlerFailing = this.sampledGauge(
+    'perp_bus_handler_failing_seconds',
+    "Partitions whose handler failed on its last call, by consumer group, topic and partition: seconds since the first failure with no message handled since (a risk or engine partition stopped on a divergence stays here until a fix is deployed; runbook: the Helm chart's README).",
+    ['group', 'topic', 'partition'],
+  );
+
   /** market-data's public-market projector: how far its projections trail the engine (issue 12). */
   readonly marketDataLag = new Histogram({
     name: 'perp_market_data_lag_seconds',
@@ -116,6 +129,10 @@ export class Metrics {
       this.busConsumerLag.add(async () =>
         (await read()).map(({ lag, ...labels }) => ({ labels, value: lag })),
       ),
+    failed: (group: string, topic: string, partition: number) =>
+      this.busHandlerFailures.inc({ group, topic, partition: String(partition) }),
+    failing: (read: () => readonly ConsumerFailing[]) =>
+      this.busHandlerFailing.add(() => read().map(({ seconds, ...labels }) => ({ labels, value: seconds }))),
     /** A group gone from this process: its batch-size series go too (lag is sampled, so gone already). */
     forget: (group: string) => this.busBatchTally.drop((labels) => labels['group'] === group),
   };
@@ -149,6 +166,13 @@ export interface ConsumerLag {
   topic: string;
   partition: number;
   lag: number;
+}
+
+export interface ConsumerFailing {
+  group: string;
+  topic: string;
+  partition: number;
+  seconds: number;
 }
 
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
