@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { http, signed, startAppProcess } from '@perp/testing';
 import { StreamClient } from './streams/stream-client.harness';
-import { ccxtClient, deposit, eventually, newTrader, type Trader } from './trading/trading.harness';
+import {
+  adminRequest,
+  ccxtClient,
+  deposit,
+  eventually,
+  newTrader,
+  type Trader,
+} from './trading/trading.harness';
 
 /** An acknowledged change survives kill -9: the memory bus journal under DATA_DIR is replayed on start. */
 describe('embedded exchange durability', () => {
@@ -163,6 +170,83 @@ describe('embedded exchange durability', () => {
       expect(await seen(third.url, b)).toEqual(bBefore);
     } finally {
       await third.stop();
+    }
+  }, 90_000);
+
+  it('keeps an order taken before its market was paused across kill -9: it rests again and fills once the market resumes', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'perp-durable-'));
+    const env = { DATA_DIR: dataDir, ADMIN_TOKEN: 'durability-admin-token-123' };
+    const admin = (url: string, path: string, body?: unknown) =>
+      adminRequest(url, env.ADMIN_TOKEN, path, 'POST', body);
+    const order = (url: string, t: Trader, params: Record<string, string>) =>
+      signed(url, '/fapi/v1/order', t.key, { method: 'POST', params: { symbol: 'ETHUSDT', ...params } });
+    const open = async (url: string, t: Trader) => {
+      const [orders, algos] = await Promise.all([
+        signed(url, '/fapi/v1/openOrders', t.key),
+        signed(url, '/fapi/v1/openAlgoOrders', t.key),
+      ]);
+      return {
+        orders: (orders.body as { orderId: string }[]).map((o) => o.orderId),
+        algos: (algos.body as { algoId: number }[]).map((o) => o.algoId),
+      };
+    };
+
+    const first = await startAppProcess('exchange', env);
+    let a: Trader;
+    let b: Trader;
+    let before: Awaited<ReturnType<typeof open>>;
+    try {
+      [a, b] = [await newTrader(first.url), await newTrader(first.url)];
+      for (const t of [a, b]) await deposit(first.url, env.ADMIN_TOKEN, t.address, '1000');
+      expect((await admin(first.url, '/prices/ETHUSDT', { indexPrice: '3000' })).status).toBe(200);
+      const bid = await order(first.url, a, {
+        side: 'BUY',
+        type: 'LIMIT',
+        timeInForce: 'GTC',
+        price: '2900',
+        quantity: '0.01',
+      });
+      expect(bid.status).toBe(200);
+      const stop = await signed(first.url, '/fapi/v1/algoOrder', a.key, {
+        method: 'POST',
+        params: {
+          symbol: 'ETHUSDT',
+          side: 'BUY',
+          type: 'STOP_MARKET',
+          triggerPrice: '4000',
+          quantity: '0.01',
+        },
+      });
+      expect(stop.status).toBe(200);
+      expect((await admin(first.url, '/markets/ETHUSDT/pause')).status).toBe(200);
+      before = await open(first.url, a);
+      expect(before).toEqual({ orders: [bid.body.orderId], algos: [stop.body.algoId] });
+    } finally {
+      // Before any snapshot holds the order: both stages replay it with the market halted now.
+      await first.stop('SIGKILL');
+    }
+
+    const second = await startAppProcess('exchange', env);
+    try {
+      expect(await open(second.url, a)).toEqual(before);
+      expect((await admin(second.url, '/markets/ETHUSDT/resume')).status).toBe(200);
+      const sell = await eventually(
+        () => order(second.url, b, { side: 'SELL', type: 'MARKET', quantity: '0.01' }),
+        (r) => r.status === 200,
+      );
+      expect(sell.body).toMatchObject({ status: 'FILLED', avgPrice: '2900' });
+      const position = await signed(second.url, '/fapi/v2/positionRisk', a.key, {
+        params: { symbol: 'ETHUSDT' },
+      });
+      expect(position.body).toMatchObject([{ positionAmt: '0.010', entryPrice: '2900' }]);
+      const solvency = await eventually(
+        () => adminRequest(second.url, env.ADMIN_TOKEN, '/solvency', 'GET'),
+        (r) => r.body?.unsettled_symbols?.length === 0 && /^0(\.0+)?$/.test(r.body.difference),
+      );
+      expect(solvency.body).toMatchObject({ difference: expect.stringMatching(/^0(\.0+)?$/) });
+      expect((await open(second.url, a)).algos).toEqual(before.algos);
+    } finally {
+      await second.stop();
     }
   }, 90_000);
 

@@ -6,7 +6,10 @@ import { APP_CONFIG, type AppConfig } from '@perp/runtime';
 
 /** The commands a client sends for one user (prices and engine-event copies come from the router). */
 export type RiskCommandBody = MessageBody<
-  Exclude<RiskCommand, { type: 'price.mark' | 'engine.event' | 'clock.tick' | 'funding.settle' }>
+  Exclude<
+    RiskCommand,
+    { type: 'price.mark' | 'engine.event' | 'clock.tick' | 'funding.settle' | 'market.state' }
+  >
 >;
 
 /**

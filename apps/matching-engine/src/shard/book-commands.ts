@@ -34,11 +34,16 @@ export interface CommandOutput {
   replayed?: boolean;
 }
 
-/** The symbol's book in this partition, created from the market on first use. */
+/**
+ * The symbol's book in this partition, created from the market on first use, in the status the
+ * market first had: every later change is a `market.status` command on this log, applied to the
+ * book in its place (the live registry's status is ahead of a replay and would refuse the orders
+ * the first run took before a pause).
+ */
 export function bookFor(p: EnginePartition, markets: MarketRegistry, symbol: string): SymbolBook | undefined {
   const existing = p.books.get(symbol);
   if (existing) return existing;
-  const market = markets.find(symbol);
+  const market = markets.initial(symbol);
   if (!market) return undefined;
   const b = createSymbolBook(market);
   p.books.set(market.symbol, b);

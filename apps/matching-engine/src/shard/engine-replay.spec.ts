@@ -84,3 +84,40 @@ describe('EngineShard replay of inputs the group had committed', () => {
     expect(quiet.apply(at(COMMITTED + 40), command(1))).toBeUndefined();
   });
 });
+
+describe('EngineShard replay across a market status change', () => {
+  it('creates a book in the status the market first had: an order taken before a pause rests again on replay', async () => {
+    const registry = new MarketRegistry([BTC]);
+    const run = async () => {
+      const shard = new EngineShard({} as Bus, registry);
+      const sub = {
+        seek: () => undefined,
+        committedAtAssignment: () => undefined,
+      } as unknown as Subscription;
+      await shard.assigned([{ topic: TOPIC, partition: 0 }], sub);
+      const place = shard.apply(at(0), command(1));
+      const pause = {
+        id: 'c-pause',
+        v: 1,
+        time: 1,
+        symbol: 'BTCUSDT',
+        type: 'market.status',
+        status: 'HALT',
+        actor: 'ops',
+      };
+      const paused = shard.apply(at(1), pause as OrderCommand);
+      const refused = shard.apply(at(2), command(3));
+      return { shard, place, paused, refused };
+    };
+    const first = await run();
+    expect(first.place!.reply).toMatchObject({ ok: true });
+    expect(first.refused!.reply).toMatchObject({ ok: false, error: { reason: 'MARKET_NOT_TRADING' } });
+    // After a restart the process's market list already says HALT when the partition replays.
+    registry.setStatus('BTCUSDT', 'HALT');
+    const replay = await run();
+    expect([replay.place, replay.paused, replay.refused]).toEqual([first.place, first.paused, first.refused]);
+    expect(Buffer.from(replay.shard.book('BTCUSDT')!.snapshot())).toEqual(
+      Buffer.from(first.shard.book('BTCUSDT')!.snapshot()),
+    );
+  });
+});

@@ -208,7 +208,7 @@ async function main(): Promise<void> {
     feeTiers: chain.feeTiers,
     asset: chain.settlementAsset,
   };
-  const p = RiskPartition.deserialize(partition, snap.state, options);
+  const p = RiskPartition.deserialize(partition, snap.state, registry, options);
   const asset = chain.settlementAsset ?? 'USDT';
   const c2 = process.cpuUsage();
   const t2 = process.hrtime.bigint();

@@ -9,6 +9,7 @@ import {
   type RiskCommand,
   TOPICS,
 } from '@perp/contracts';
+import { MARKET_STATUSES } from '@perp/domain';
 
 export const RISK_ROUTER_GROUP = 'risk-router';
 
@@ -47,8 +48,9 @@ export function engineEventRecipients(event: EngineEvent): EngineEventCopy[] {
 /**
  * Copies into the risk-command log, keyed by user, what the risk shards settle: engine events
  * concerning a user (to that user's partition, after the command's earlier events), marks, funding
- * rounds and the keeper's clock ticks (to every partition, so each shard sees them in its own input order). Stateless: after a crash it
- * copies again from its committed offset and the shards drop what they already applied.
+ * rounds, the keeper's clock ticks and market statuses (to every partition, so each shard sees them
+ * in its own input order). Stateless: after a crash it copies again from its committed offset and
+ * the shards drop what they already applied.
  */
 @Injectable()
 export class RiskRouter implements OnApplicationBootstrap, OnModuleDestroy {
@@ -61,7 +63,14 @@ export class RiskRouter implements OnApplicationBootstrap, OnModuleDestroy {
   async onApplicationBootstrap(): Promise<void> {
     this.subscription = await this.bus.subscribe({
       groupId: RISK_ROUTER_GROUP,
-      topics: [TOPICS.engineEvents.name, TOPICS.prices.name, TOPICS.funding.name, TOPICS.clock.name],
+      topics: [
+        TOPICS.engineEvents.name,
+        TOPICS.prices.name,
+        TOPICS.funding.name,
+        TOPICS.clock.name,
+        // From the first market state on a group's first start: every status change reaches the shards.
+        TOPICS.markets.name,
+      ],
       batchHandler: (ms) => this.handleTurn(ms),
     });
   }
@@ -82,6 +91,7 @@ export class RiskRouter implements OnApplicationBootstrap, OnModuleDestroy {
         if (m.topic === TOPICS.engineEvents.name) this.copyEngineEvent(m, copies);
         else if (m.topic === TOPICS.funding.name) this.copyFunding(m, keys, copies);
         else if (m.topic === TOPICS.clock.name) this.copyClockTick(m, keys, copies);
+        else if (m.topic === TOPICS.markets.name) this.copyMarketState(m, keys, copies);
         else this.copyPrice(m, keys, copies);
       } catch (e) {
         if (!(e instanceof MessageValidationError)) throw e;
@@ -141,6 +151,27 @@ export class RiskRouter implements OnApplicationBootstrap, OnModuleDestroy {
       copies.push([
         key,
         { id: outputId(m.topic, m.partition, m.offset, i), v: 1, time: tick.time, type: 'clock.tick' },
+      ]),
+    );
+  }
+
+  /** A market's status to every partition: shards take pauses and resumes in their own input order. */
+  private copyMarketState(m: BusMessage, keys: readonly string[], copies: [string, RiskCommand][]): void {
+    const state = parseMessage('markets', m.value, m.inProcess);
+    const status = MARKET_STATUSES.find((s) => s === state.market['status']);
+    if (!status) throw new MessageValidationError(`market state of ${state.symbol} without a status`);
+    keys.forEach((key, i) =>
+      copies.push([
+        key,
+        {
+          id: outputId(m.topic, m.partition, m.offset, i),
+          v: 1,
+          time: state.time,
+          type: 'market.state',
+          symbol: state.symbol,
+          status,
+          source: { partition: m.partition, offset: m.offset },
+        },
       ]),
     );
   }

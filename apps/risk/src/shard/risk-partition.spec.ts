@@ -14,7 +14,7 @@ describe('RiskPartition snapshot', () => {
   };
 
   it('restores a stored version 2 snapshot: accounts, open orders and engine marks', () => {
-    const p = RiskPartition.deserialize(0, stored, options);
+    const p = RiskPartition.deserialize(0, stored, markets, options);
     expect(p.book.account(ALICE).walletBalance.toFixed()).toBe('1000');
     expect(p.openOrdersOf(ALICE).map((o) => o.clientOrderId)).toEqual(['c1']);
     expect(p.engineMarks.isNew(1, 42n, 3)).toBe(false);
@@ -24,23 +24,23 @@ describe('RiskPartition snapshot', () => {
     expect(p.engineMarks.isNew(2, 0n, 0)).toBe(true);
   });
 
-  it('writes back what it read, as version 4 with no algo orders, liquidations or margin calls', () => {
-    const p = RiskPartition.deserialize(0, stored, options);
+  it('writes back what it read, as version 5 with no algo orders, liquidations, margin calls or market states', () => {
+    const p = RiskPartition.deserialize(0, stored, markets, options);
     p.lastOffset = 2n;
     expect(JSON.parse(p.serialize().toString('utf8'))).toEqual({
       ...(JSON.parse(stored.toString('utf8')) as object),
-      v: 4,
+      v: 5,
       closed: [],
       algos: { live: [], ended: [] },
     });
   });
 
   it('keeps the recently closed orders: a restored partition refuses a closed order id as the running one does', () => {
-    const running = RiskPartition.deserialize(0, stored, options);
+    const running = RiskPartition.deserialize(0, stored, markets, options);
     const [open] = running.openOrdersOf(ALICE);
     running.close({ ...open!, status: 'FILLED' });
     running.lastOffset = 3n;
-    const restored = RiskPartition.deserialize(0, running.serialize(), options);
+    const restored = RiskPartition.deserialize(0, running.serialize(), markets, options);
     // Before the fix: undefined, so a duplicate New Order with this id was accepted after a restore.
     expect(restored.record(open!.orderId)).toEqual({ ...open, status: 'FILLED' });
     expect(restored.openOrdersOf(ALICE)).toEqual([]);
@@ -49,22 +49,22 @@ describe('RiskPartition snapshot', () => {
   });
 
   it('writes a replaced record as it is now, not as an earlier snapshot wrote it', () => {
-    const running = RiskPartition.deserialize(0, stored, options);
+    const running = RiskPartition.deserialize(0, stored, markets, options);
     const [open] = running.openOrdersOf(ALICE);
     running.lastOffset = 3n;
     const before = JSON.parse(running.serialize().toString('utf8')) as { orders: unknown[] };
     expect(before.orders).toEqual([open]);
     running.put({ ...open!, executedQty: '0.5', status: 'PARTIALLY_FILLED' });
-    const restored = RiskPartition.deserialize(0, running.serialize(), options);
+    const restored = RiskPartition.deserialize(0, running.serialize(), markets, options);
     expect(restored.record(open!.orderId)).toMatchObject({ executedQty: '0.5', status: 'PARTIALLY_FILLED' });
     running.close({ ...open!, status: 'FILLED' });
-    const closed = RiskPartition.deserialize(0, running.serialize(), options);
+    const closed = RiskPartition.deserialize(0, running.serialize(), markets, options);
     expect(closed.record(open!.orderId)?.status).toBe('FILLED');
     expect(closed.openOrdersOf(ALICE)).toEqual([]);
   });
 
   it('keeps the liquidations in flight and the margin calls across a restore', () => {
-    const running = RiskPartition.deserialize(0, stored, options);
+    const running = RiskPartition.deserialize(0, stored, markets, options);
     running.liquidations.set('l1', {
       liquidationId: 'l1',
       user: ALICE,
@@ -82,7 +82,7 @@ describe('RiskPartition snapshot', () => {
       updateTime: 1,
     });
     running.marginCalls.add(ALICE);
-    const restored = RiskPartition.deserialize(0, running.serialize(), options);
+    const restored = RiskPartition.deserialize(0, running.serialize(), markets, options);
     expect(restored.liquidations).toEqual(running.liquidations);
     expect([...restored.marginCalls]).toEqual([ALICE]);
     expect(restored.inLiquidation(ALICE, 'BTCUSDT')).toBe(true);

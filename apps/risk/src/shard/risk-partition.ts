@@ -3,6 +3,7 @@ import {
   AccountBook,
   type AccountBookOptions,
   HighWaterMarks,
+  type MarketRegistry,
   type HighWaterMarkState,
   Money,
   OrderCounter,
@@ -12,13 +13,14 @@ import {
 } from '@perp/domain';
 import { ShardPartition } from '@perp/infrastructure';
 import { AlgoBook, type SerializedAlgo } from './algo-book';
+import { type MarketStatesState, PartitionMarkets } from './partition-markets';
 
-const SNAPSHOT_VERSION = 4;
+const SNAPSHOT_VERSION = 5;
 /**
  * Version 1 snapshots have no trigger orders, version 2 no algo orders, version 3 no liquidations
- * or margin calls; they restore as such.
+ * or margin calls, version 4 no market states; they restore as such.
  */
-const READABLE_VERSIONS = [1, 2, 3, 4];
+const READABLE_VERSIONS = [1, 2, 3, 4, 5];
 
 /** A liquidation order sent to the engine and not done yet (its `liquidation.done` ends it). */
 export interface LiquidationInFlight {
@@ -80,8 +82,9 @@ const RECENTLY_CLOSED = 1000;
 
 /**
  * Everything one risk-command partition owns: the accounts of its users (an AccountBook with its
- * own fee, insurance and clearing accounts), their open order records, and the high-water marks
- * of the engine events copied into it. Snapshotted together with the offset of the last input.
+ * own fee, insurance and clearing accounts), their open order records, the high-water marks of the
+ * engine events copied into it and the market statuses its log has. Snapshotted together with the
+ * offset of the last input.
  */
 export class RiskPartition extends ShardPartition {
   /** Open order records by id, and by user: account writes and client-id checks read one user's. */
@@ -101,15 +104,22 @@ export class RiskPartition extends ShardPartition {
   readonly liquidations = new Map<string, LiquidationInFlight>();
   /** Margin states at or above the margin-call level (`user`, or `user|symbol` when isolated). */
   readonly marginCalls = new Set<string>();
-
   constructor(
     partition: number,
+    /** The markets with the statuses this partition's log has; `book` must look markets up here. */
+    readonly markets: PartitionMarkets,
     readonly book: AccountBook,
     /** Per engine-commands partition: the (offset, index) of the last engine-event copy applied. */
     readonly engineMarks = new HighWaterMarks(),
     readonly algos = new AlgoBook(),
   ) {
     super(partition);
+  }
+
+  /** An empty partition: its account book looks markets up in the partition's own view. */
+  static empty(partition: number, registry: MarketRegistry, options: AccountBookOptions): RiskPartition {
+    const markets = new PartitionMarkets(registry);
+    return new RiskPartition(partition, markets, new AccountBook(bookOptionsOf(markets, options)));
   }
 
   openOrdersOf(user: string, symbol?: string): OrderRecord[] {
@@ -198,6 +208,7 @@ export class RiskPartition extends ShardPartition {
       ...(this.adlSent.size ? { adlSent: Object.fromEntries(this.adlSent) } : {}),
       ...(this.liquidations.size ? { liquidations: [...this.liquidations.values()] } : {}),
       ...(this.marginCalls.size ? { marginCalls: [...this.marginCalls] } : {}),
+      marketStates: this.markets.toState(),
     });
     // The records (a thousand recently closed ones: most of the snapshot) as text kept per record.
     // New Order refuses the id of a recently closed order: a restored partition must too.
@@ -220,7 +231,12 @@ export class RiskPartition extends ShardPartition {
     return `[${parts.join(',')}]`;
   }
 
-  static deserialize(partition: number, state: Buffer, options: AccountBookOptions): RiskPartition {
+  static deserialize(
+    partition: number,
+    state: Buffer,
+    registry: MarketRegistry,
+    options: AccountBookOptions,
+  ): RiskPartition {
     const s = JSON.parse(state.toString('utf8')) as {
       v: number;
       offset: string;
@@ -234,12 +250,16 @@ export class RiskPartition extends ShardPartition {
       adlSent?: Record<string, string>;
       liquidations?: LiquidationInFlight[];
       marginCalls?: string[];
+      marketStates?: MarketStatesState;
     };
     if (!READABLE_VERSIONS.includes(s.v)) throw new Error(`unsupported risk snapshot version ${s.v}`);
     const marks = HighWaterMarks.fromState(s.engineMarks);
+    const markets = new PartitionMarkets(registry);
+    markets.restore(s.marketStates);
     const p = new RiskPartition(
       partition,
-      AccountBook.fromState(s.book, options),
+      markets,
+      AccountBook.fromState(s.book, bookOptionsOf(markets, options)),
       marks,
       AlgoBook.fromState(s.algos),
     );
@@ -252,6 +272,11 @@ export class RiskPartition extends ShardPartition {
     for (const key of s.marginCalls ?? []) p.marginCalls.add(key);
     return p;
   }
+}
+
+/** `options` with market lookups in the partition's view (statuses as its log has them). */
+function bookOptionsOf(markets: PartitionMarkets, options: AccountBookOptions): AccountBookOptions {
+  return { ...options, markets: (s) => markets.find(s) };
 }
 
 export const RISK_SNAPSHOT_VERSION = SNAPSHOT_VERSION;

@@ -71,7 +71,7 @@ export class RiskShard {
 
   constructor(
     private readonly bus: Bus,
-    private readonly markets: MarketRegistry,
+    markets: MarketRegistry,
     chain: Chain,
     private readonly hot: HotStore,
     snapshots?: ShardSnapshotRepository,
@@ -87,8 +87,8 @@ export class RiskShard {
       TOPICS.riskCommands.name,
       RISK_SNAPSHOT_VERSION,
       {
-        empty: (partition) => new RiskPartition(partition, new AccountBook(bookOptions)),
-        restore: (partition, state) => RiskPartition.deserialize(partition, state, bookOptions),
+        empty: (partition) => RiskPartition.empty(partition, markets, bookOptions),
+        restore: (partition, state) => RiskPartition.deserialize(partition, state, markets, bookOptions),
         restored: (p, savedAt) => this.projectRestored(p, savedAt),
       },
       snapshots,
@@ -148,7 +148,7 @@ export class RiskShard {
         if (offset <= state.lastOffset) continue;
         const out = new Output(replyToOf(m));
         try {
-          applyRiskCommand({ p: state, m, out, markets: this.markets, asset: this.asset }, cmd);
+          applyRiskCommand({ p: state, m, out, markets: state.markets, asset: this.asset }, cmd);
         } catch (e) {
           failure = e;
           break;

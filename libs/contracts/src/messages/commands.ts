@@ -126,6 +126,19 @@ export const riskCommand = z.discriminatedUnion('type', [
   /** The keeper's clock, copied into every risk partition like prices: GTD expiry reads its time. */
   z.object({ ...envelope, type: z.literal('clock.tick') }),
   /**
+   * A market's status as the engine applied it (the markets topic's `market.state`), copied into
+   * every risk partition like prices: a shard takes pauses, resumes and delistings in its own input
+   * order, so a replay decides as the first run did. `source` is the markets message's place; the
+   * shard drops a copy at or below the last it applied for the symbol (a router replay).
+   */
+  z.object({
+    ...envelope,
+    type: z.literal('market.state'),
+    symbol,
+    status: z.enum(['TRADING', 'HALT', 'CLOSE']),
+    source: z.object({ partition: z.number().int().nonnegative(), offset: z.string().regex(/^\d+$/) }),
+  }),
+  /**
    * A market's funding round (the funding log's `funding.settle`), copied into every risk partition
    * under the round's own id (symbol and funding time): every position of the partition's users pays
    * or receives once; the shard drops a round at or before the last it applied for the symbol.

@@ -7,9 +7,25 @@ import { normalizeSymbol } from '../symbols/normalize-symbol';
  */
 export class MarketRegistry {
   private readonly bySymbol = new Map<string, Market>();
+  /** Each market as it first came to be (see `initial`). */
+  private readonly first = new Map<string, Market>();
 
   constructor(markets: readonly Market[]) {
-    for (const m of markets) this.bySymbol.set(m.symbol, m);
+    for (const m of markets) {
+      this.bySymbol.set(m.symbol, m);
+      this.first.set(m.symbol, m);
+    }
+  }
+
+  /**
+   * The market as it first came to be: as configured, or for one added at run time as this process
+   * first saw it (its `add` on the markets topic, read from the start). A stage replaying its log
+   * takes a market's status from here and from the changes on its log, never from the live list,
+   * which is already ahead of the replay. (A compacted markets topic may have dropped an added
+   * market's first state: then its oldest one kept.)
+   */
+  initial(symbol: string): Market | undefined {
+    return this.first.get(normalizeSymbol(symbol));
   }
 
   list(): Market[] {
@@ -25,12 +41,13 @@ export class MarketRegistry {
 
   add(market: Market): void {
     if (this.bySymbol.has(market.symbol)) throw new Error(`market ${market.symbol} already exists`);
-    this.bySymbol.set(market.symbol, market);
+    this.upsert(market);
   }
 
   /** Replaces or adds a market as a whole (the projection of the markets topic). */
   upsert(market: Market): void {
     this.bySymbol.set(market.symbol, market);
+    if (!this.first.has(market.symbol)) this.first.set(market.symbol, market);
   }
 
   setStatus(symbol: string, status: MarketStatus): Market {

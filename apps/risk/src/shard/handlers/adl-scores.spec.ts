@@ -97,7 +97,7 @@ describe('ADL scores on a mark', () => {
     h.run(markPrice('61000'));
     const markets = devnetMarkets();
     const options = { markets: (s: string) => markets.find(s), feeTiers: chain.feeTiers, asset: 'USDT' };
-    const restored = RiskPartition.deserialize(0, h.p.serialize(), options);
+    const restored = RiskPartition.deserialize(0, h.p.serialize(), markets, options);
     expect(restored.adlSent).toEqual(h.p.adlSent);
     expect(restored.adlSent.get('BTCUSDT')).toContain(ALICE);
   });

@@ -225,7 +225,7 @@ describe('algo orders in the risk shard', () => {
       feeTiers: chain.feeTiers,
       asset: chain.settlementAsset,
     };
-    const restored = RiskPartition.deserialize(0, h.p.serialize(), options);
+    const restored = RiskPartition.deserialize(0, h.p.serialize(), h.markets, options);
     expect(restored.algos.toState()).toEqual(h.p.algos.toState());
     expect(restored.waitingTriggerCount(ALICE, 'BTCUSDT')).toBe(2);
     expect(restored.openOrderCount(ALICE, 'BTCUSDT')).toBe(h.p.openOrderCount(ALICE, 'BTCUSDT'));

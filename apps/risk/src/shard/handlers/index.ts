@@ -10,6 +10,7 @@ import { settleFunding } from './funding';
 import { setLeverage } from './leverage';
 import { setMarginMode } from './margin-mode';
 import { markPrice } from './mark-price';
+import { marketState } from './market-state';
 import { newOrder } from './new-order';
 import type { RiskContext, RiskHandler } from './risk-context';
 import { setVipTier } from './vip-tier';
@@ -33,6 +34,7 @@ export const RISK_HANDLERS: { readonly [K in RiskCommand['type']]: RiskHandler<K
   'algo.cancel': cancelAlgoOrder,
   'algo.cancelAll': cancelAllAlgoOrders,
   'clock.tick': clockTick,
+  'market.state': marketState,
   'funding.settle': settleFunding,
 };
 

@@ -7,6 +7,7 @@ import {
   cmd,
   deposit,
   markPrice,
+  marketStatus,
   newOrder,
   riskHarness,
   T0,
@@ -156,11 +157,11 @@ describe('margin check on marks', () => {
 
   it('a market that is not trading is not liquidated in (its next mark after trading resumes is)', () => {
     const h = longAlice();
-    h.markets.setStatus('BTCUSDT', 'HALT');
+    h.run(marketStatus('HALT', 1));
     const out = h.run(markPrice('50200'));
     expect(out.engineCommands.filter(notScores)).toEqual([]);
     expect(out.accountEvents.map((e) => e.type)).toEqual(['marginCall']);
-    h.markets.setStatus('BTCUSDT', 'TRADING');
+    h.run(marketStatus('TRADING', 2));
     expect(commands(h.run(markPrice('50190')))).toEqual(['order.cancelAll', 'liquidation.place']);
   });
 

@@ -3,6 +3,7 @@ import {
   BOB,
   deposit,
   markPrice,
+  marketStatus,
   newOrder,
   oid,
   riskHarness,
@@ -136,7 +137,7 @@ describe('mark price handler', () => {
   it('a trigger reached while its market is halted is REJECTED', () => {
     const h = funded();
     h.run(triggerOrder(1, 'STOP_MARKET', 'SELL', '59000'));
-    h.markets.setStatus('BTCUSDT', 'HALT');
+    h.run(marketStatus('HALT', 1));
     const out = h.run(markPrice('58000'));
     expect(out.engineCommands).toEqual([]);
     expect(out.closed).toMatchObject([{ orderId: oid(1), status: 'REJECTED' }]);

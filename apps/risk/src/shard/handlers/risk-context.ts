@@ -25,7 +25,8 @@ export interface RiskContext {
   /** The input: its place derives output ids and the origin the engine dedupes by. */
   readonly m: BusMessage;
   readonly out: Output;
-  readonly markets: MarketRegistry;
+  /** The partition's markets: statuses as its log has them (PartitionMarkets). */
+  readonly markets: Pick<MarketRegistry, 'find'>;
   /** The settlement asset (commission asset of trades). */
   readonly asset: string;
 }

@@ -34,15 +34,15 @@ export class RiskHarness {
   private next = 0;
 
   constructor(readonly markets: MarketRegistry = devnetMarkets()) {
-    this.book = new AccountBook(this.bookOptions());
-    this.p = new RiskPartition(0, this.book);
+    this.p = RiskPartition.empty(0, this.markets, this.bookOptions());
+    this.book = this.p.book;
   }
 
   /** A harness on this one's partition as its snapshot restores it, going on at the same offset. */
   restored(): RiskHarness {
     const snapshot = this.p.serialize();
     const h = Object.create(RiskHarness.prototype) as RiskHarness;
-    const p = RiskPartition.deserialize(0, snapshot, this.bookOptions());
+    const p = RiskPartition.deserialize(0, snapshot, this.markets, this.bookOptions());
     Object.assign(h, { markets: this.markets, p, book: p.book, next: this.next });
     return h;
   }
@@ -67,7 +67,7 @@ export class RiskHarness {
       : {};
     this.last = { topic: RISK_TOPIC, partition: 0, offset, key: '', value: {}, headers, timestamp: T0 };
     const out = new Output(replyToOf(this.last));
-    return { p: this.p, m: this.last, out, markets: this.markets, asset: chain.settlementAsset };
+    return { p: this.p, m: this.last, out, markets: this.p.markets, asset: chain.settlementAsset };
   }
 
   /** Applies one command as the next input. */
@@ -155,6 +155,10 @@ export const cancelAll = (user = ALICE, symbol = 'BTCUSDT') => cmd({ type: 'orde
 
 export const amend = (orderId: string, side: 'BUY' | 'SELL', price: string, quantity: string, user = ALICE) =>
   cmd({ type: 'order.amend', user, symbol: 'BTCUSDT', orderId, side, price, quantity });
+
+/** The router's copy of a market's status, from markets message `offset` (partition 0). */
+export const marketStatus = (status: Market['status'], offset: number, symbol = 'BTCUSDT') =>
+  cmd({ type: 'market.state', symbol, status, source: { partition: 0, offset: String(offset) } });
 
 export const markPrice = (price: string, symbol = 'BTCUSDT', time = T0) =>
   cmd({ type: 'price.mark', symbol, markPrice: price, indexPrice: price }, time);

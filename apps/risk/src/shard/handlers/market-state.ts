@@ -1,0 +1,9 @@
+import type { RiskHandler } from './risk-context';
+
+/**
+ * A market's status from the markets topic, copied by the router: orders and algo orders of this
+ * partition's users are checked against it from here on in the log, and so again on a replay.
+ */
+export const marketState: RiskHandler<'market.state'> = (ctx, cmd) => {
+  ctx.p.markets.apply(cmd.symbol, cmd.status, cmd.source);
+};
