@@ -5,15 +5,24 @@ import {
   type OnModuleDestroy,
   Optional,
 } from '@nestjs/common';
-import { afterBatch, Bus, type BusMessage, HEADER_CORRELATION_ID, type Subscription } from '@perp/bus';
+import {
+  afterBatch,
+  Bus,
+  type BusMessage,
+  HEADER_CORRELATION_ID,
+  PartitionKeys,
+  type Subscription,
+} from '@perp/bus';
 import {
   type EngineCommand,
   MessageValidationError,
+  outputId,
   parseMessage,
   type Reply,
+  type RiskCommand,
   TOPICS,
 } from '@perp/contracts';
-import { MarketRegistry } from '@perp/domain';
+import { type Market, MarketRegistry } from '@perp/domain';
 import { MarketsProjection, snapshotPolicyFromEnv } from '@perp/infrastructure';
 import { ShardSnapshotRepository } from '@perp/persistence';
 import { Metrics } from '@perp/runtime';
@@ -36,6 +45,7 @@ export class EngineCommandsConsumer implements OnApplicationBootstrap, OnModuleD
   private readonly logger = new Logger('engine');
   private subscription?: Subscription;
   readonly shard: EngineShard;
+  private readonly riskPartitions: PartitionKeys;
 
   constructor(
     private readonly bus: Bus,
@@ -46,6 +56,7 @@ export class EngineCommandsConsumer implements OnApplicationBootstrap, OnModuleD
     @Optional() private readonly metrics?: Metrics,
   ) {
     this.shard = new EngineShard(bus, registry, snapshots, snapshotPolicyFromEnv('ENGINE'));
+    this.riskPartitions = new PartitionKeys(bus, 'market-state');
     if (metrics) sampleBooks(metrics, this.shard, registry);
   }
 
@@ -153,6 +164,31 @@ export class EngineCommandsConsumer implements OnApplicationBootstrap, OnModuleD
       const out = this.shard.apply(m, cmd);
       if (out) emit(out);
     }
+    await this.copyToRisk(m, market.symbol, market.status, cmd.time);
     return { ok: true, result: market };
+  }
+
+  /**
+   * The market's status into every risk partition, before the answer: risk checks orders against
+   * the statuses on its own log (so a replay decides as the first run did), and an order sent after
+   * the operator's answer is behind the change there. Risk drops a copy of an input it has applied.
+   */
+  private async copyToRisk(m: BusMessage, symbol: string, status: Market['status'], time: number) {
+    const topic = TOPICS.riskCommands.name;
+    const keys = await this.riskPartitions.of(topic);
+    await Promise.all(
+      keys.map((key, i) => {
+        const copy: RiskCommand = {
+          id: outputId(m.topic, m.partition, m.offset, i),
+          v: 1,
+          time,
+          type: 'market.state',
+          symbol,
+          status,
+          source: { partition: m.partition, offset: m.offset },
+        };
+        return this.bus.publish(topic, key, copy);
+      }),
+    );
   }
 }

@@ -1,6 +1,7 @@
 export * from './bus';
 export { KeyPartitioner, murmur2, partitionOf } from './partitioner';
 export { silentLogger } from './logger';
+export { PartitionKeys } from './partition-keys';
 export { Joining, joinTogether } from './joining';
 export { type ConsumerFailing, type ConsumerLag, type ConsumerObserver, ObservedBus } from './observed-bus';
 export { MemoryBus, type MemoryBusOptions } from './memory/memory-bus';

@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { afterBatch, Bus, type BusMessage, type Subscription } from '@perp/bus';
+import { afterBatch, Bus, type BusMessage, PartitionKeys, type Subscription } from '@perp/bus';
 import {
   type EngineEvent,
   MessageValidationError,
@@ -9,7 +9,6 @@ import {
   type RiskCommand,
   TOPICS,
 } from '@perp/contracts';
-import { MARKET_STATUSES } from '@perp/domain';
 
 export const RISK_ROUTER_GROUP = 'risk-router';
 
@@ -48,29 +47,24 @@ export function engineEventRecipients(event: EngineEvent): EngineEventCopy[] {
 /**
  * Copies into the risk-command log, keyed by user, what the risk shards settle: engine events
  * concerning a user (to that user's partition, after the command's earlier events), marks, funding
- * rounds, the keeper's clock ticks and market statuses (to every partition, so each shard sees them
- * in its own input order). Stateless: after a crash it copies again from its committed offset and
- * the shards drop what they already applied.
+ * rounds and the keeper's clock ticks (to every partition, so each shard sees them in its own input
+ * order). Stateless: after a crash it copies again from its committed offset and the shards drop
+ * what they already applied. (Market statuses the engine copies itself, before it answers.)
  */
 @Injectable()
 export class RiskRouter implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('risk-router');
   private subscription?: Subscription;
-  private partitionKeys?: string[];
+  private readonly partitionKeys: PartitionKeys;
 
-  constructor(private readonly bus: Bus) {}
+  constructor(private readonly bus: Bus) {
+    this.partitionKeys = new PartitionKeys(bus, 'price-broadcast');
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     this.subscription = await this.bus.subscribe({
       groupId: RISK_ROUTER_GROUP,
-      topics: [
-        TOPICS.engineEvents.name,
-        TOPICS.prices.name,
-        TOPICS.funding.name,
-        TOPICS.clock.name,
-        // From the first market state on a group's first start: every status change reaches the shards.
-        TOPICS.markets.name,
-      ],
+      topics: [TOPICS.engineEvents.name, TOPICS.prices.name, TOPICS.funding.name, TOPICS.clock.name],
       batchHandler: (ms) => this.handleTurn(ms),
     });
   }
@@ -85,13 +79,15 @@ export class RiskRouter implements OnApplicationBootstrap, OnModuleDestroy {
    */
   private async handleTurn(messages: readonly BusMessage[]): Promise<void> {
     const copies: [string, RiskCommand][] = [];
-    const keys = messages[0]!.topic === TOPICS.engineEvents.name ? [] : await this.keysForEveryPartition();
+    const keys =
+      messages[0]!.topic === TOPICS.engineEvents.name
+        ? []
+        : await this.partitionKeys.of(TOPICS.riskCommands.name);
     for (const m of messages) {
       try {
         if (m.topic === TOPICS.engineEvents.name) this.copyEngineEvent(m, copies);
         else if (m.topic === TOPICS.funding.name) this.copyFunding(m, keys, copies);
         else if (m.topic === TOPICS.clock.name) this.copyClockTick(m, keys, copies);
-        else if (m.topic === TOPICS.markets.name) this.copyMarketState(m, keys, copies);
         else this.copyPrice(m, keys, copies);
       } catch (e) {
         if (!(e instanceof MessageValidationError)) throw e;
@@ -155,48 +151,9 @@ export class RiskRouter implements OnApplicationBootstrap, OnModuleDestroy {
     );
   }
 
-  /** A market's status to every partition: shards take pauses and resumes in their own input order. */
-  private copyMarketState(m: BusMessage, keys: readonly string[], copies: [string, RiskCommand][]): void {
-    const state = parseMessage('markets', m.value, m.inProcess);
-    const status = MARKET_STATUSES.find((s) => s === state.market['status']);
-    if (!status) throw new MessageValidationError(`market state of ${state.symbol} without a status`);
-    keys.forEach((key, i) =>
-      copies.push([
-        key,
-        {
-          id: outputId(m.topic, m.partition, m.offset, i),
-          v: 1,
-          time: state.time,
-          type: 'market.state',
-          symbol: state.symbol,
-          status,
-          source: { partition: m.partition, offset: m.offset },
-        },
-      ]),
-    );
-  }
-
   /** A funding round to every partition, each copy under the round's id (one round, one id). */
   private copyFunding(m: BusMessage, keys: readonly string[], copies: [string, RiskCommand][]): void {
     const f = parseMessage('funding', m.value, m.inProcess);
     for (const key of keys) copies.push([key, f]);
-  }
-
-  /** One key per risk-command partition (partition = murmur2(key) mod n, n as the log has it). */
-  private async keysForEveryPartition(): Promise<string[]> {
-    if (this.partitionKeys) return this.partitionKeys;
-    const n = (await this.bus.endOffsets(TOPICS.riskCommands.name)).length;
-    const keys: string[] = new Array<string>(n);
-    let found = 0;
-    for (let i = 0; found < n; i++) {
-      const key = `price-broadcast-${i}`;
-      const p = this.bus.partitionFor(TOPICS.riskCommands.name, key);
-      if (keys[p] === undefined) {
-        keys[p] = key;
-        found++;
-      }
-    }
-    this.partitionKeys = keys;
-    return keys;
   }
 }

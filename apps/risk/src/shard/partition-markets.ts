@@ -1,6 +1,6 @@
 import type { Market, MarketRegistry, MarketStatus } from '@perp/domain';
 
-/** Where a market's status came from: the markets message the router copied. */
+/** Where a market's status came from: the engine command the engine copied it from. */
 export interface MarketStateSource {
   partition: number;
   offset: string;

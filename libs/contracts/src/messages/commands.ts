@@ -126,10 +126,10 @@ export const riskCommand = z.discriminatedUnion('type', [
   /** The keeper's clock, copied into every risk partition like prices: GTD expiry reads its time. */
   z.object({ ...envelope, type: z.literal('clock.tick') }),
   /**
-   * A market's status as the engine applied it (the markets topic's `market.state`), copied into
-   * every risk partition like prices: a shard takes pauses, resumes and delistings in its own input
-   * order, so a replay decides as the first run did. `source` is the markets message's place; the
-   * shard drops a copy at or below the last it applied for the symbol (a router replay).
+   * A market's status as the engine applied it (an add, pause, resume or delisting), copied by the
+   * engine into every risk partition before it answers: a shard takes them in its own input order,
+   * so a replay decides as the first run did. `source` is the engine command's place; the shard
+   * drops a copy at or below the last it applied for the symbol (an engine replay).
    */
   z.object({
     ...envelope,

@@ -30,7 +30,7 @@ describe('market states in a risk partition', () => {
     expect(out.engineCommands.map((c) => c.type)).toEqual(['order.place']);
   });
 
-  it('drops a copy at or below the last one applied for the symbol (the router copying again after a crash)', () => {
+  it('drops a copy at or below the last one applied for the symbol (the engine copying again on a replay)', () => {
     const h = funded();
     h.run(marketStatus('HALT', 5));
     h.run(marketStatus('TRADING', 6));

@@ -1,7 +1,7 @@
 import type { RiskHandler } from './risk-context';
 
 /**
- * A market's status from the markets topic, copied by the router: orders and algo orders of this
+ * A market's status, copied by the engine as it applied it: orders and algo orders of this
  * partition's users are checked against it from here on in the log, and so again on a replay.
  */
 export const marketState: RiskHandler<'market.state'> = (ctx, cmd) => {

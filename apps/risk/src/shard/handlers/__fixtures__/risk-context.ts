@@ -156,7 +156,7 @@ export const cancelAll = (user = ALICE, symbol = 'BTCUSDT') => cmd({ type: 'orde
 export const amend = (orderId: string, side: 'BUY' | 'SELL', price: string, quantity: string, user = ALICE) =>
   cmd({ type: 'order.amend', user, symbol: 'BTCUSDT', orderId, side, price, quantity });
 
-/** The router's copy of a market's status, from markets message `offset` (partition 0). */
+/** The engine's copy of a market's status, from its command at `offset` (partition 0). */
 export const marketStatus = (status: Market['status'], offset: number, symbol = 'BTCUSDT') =>
   cmd({ type: 'market.state', symbol, status, source: { partition: 0, offset: String(offset) } });
 
