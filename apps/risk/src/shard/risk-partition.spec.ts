@@ -63,7 +63,7 @@ describe('RiskPartition snapshot', () => {
     expect(closed.openOrdersOf(ALICE)).toEqual([]);
   });
 
-  it('keeps the liquidations in flight and the margin calls across a restore', () => {
+  it('keeps the liquidations in flight, the margin calls and the account times across a restore', () => {
     const running = RiskPartition.deserialize(0, stored, markets, options);
     running.liquidations.set('l1', {
       liquidationId: 'l1',
@@ -82,7 +82,9 @@ describe('RiskPartition snapshot', () => {
       updateTime: 1,
     });
     running.marginCalls.add(ALICE);
+    running.accountTimes.set(ALICE, 1_700_000_000_123);
     const restored = RiskPartition.deserialize(0, running.serialize(), markets, options);
+    expect(restored.accountTimes).toEqual(new Map([[ALICE, 1_700_000_000_123]]));
     expect(restored.liquidations).toEqual(running.liquidations);
     expect([...restored.marginCalls]).toEqual([ALICE]);
     expect(restored.inLiquidation(ALICE, 'BTCUSDT')).toBe(true);

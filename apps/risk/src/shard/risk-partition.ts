@@ -18,7 +18,7 @@ import { type MarketStatesState, PartitionMarkets } from './partition-markets';
 const SNAPSHOT_VERSION = 5;
 /**
  * Version 1 snapshots have no trigger orders, version 2 no algo orders, version 3 no liquidations
- * or margin calls, version 4 no market states; they restore as such.
+ * or margin calls, version 4 no market states or account times; they restore as such.
  */
 const READABLE_VERSIONS = [1, 2, 3, 4, 5];
 
@@ -104,6 +104,11 @@ export class RiskPartition extends ShardPartition {
   readonly liquidations = new Map<string, LiquidationInFlight>();
   /** Margin states at or above the margin-call level (`user`, or `user|symbol` when isolated). */
   readonly marginCalls = new Set<string>();
+  /**
+   * Per user, the time of the input that last changed the account: its projection's update time,
+   * written again as it was when a restored partition rewrites the projections.
+   */
+  readonly accountTimes = new Map<string, number>();
   constructor(
     partition: number,
     /** The markets with the statuses this partition's log has; `book` must look markets up here. */
@@ -209,6 +214,7 @@ export class RiskPartition extends ShardPartition {
       ...(this.liquidations.size ? { liquidations: [...this.liquidations.values()] } : {}),
       ...(this.marginCalls.size ? { marginCalls: [...this.marginCalls] } : {}),
       marketStates: this.markets.toState(),
+      ...(this.accountTimes.size ? { accountTimes: Object.fromEntries(this.accountTimes) } : {}),
     });
     // The records (a thousand recently closed ones: most of the snapshot) as text kept per record.
     // New Order refuses the id of a recently closed order: a restored partition must too.
@@ -251,6 +257,7 @@ export class RiskPartition extends ShardPartition {
       liquidations?: LiquidationInFlight[];
       marginCalls?: string[];
       marketStates?: MarketStatesState;
+      accountTimes?: Record<string, number>;
     };
     if (!READABLE_VERSIONS.includes(s.v)) throw new Error(`unsupported risk snapshot version ${s.v}`);
     const marks = HighWaterMarks.fromState(s.engineMarks);
@@ -270,6 +277,7 @@ export class RiskPartition extends ShardPartition {
     for (const [symbol, sent] of Object.entries(s.adlSent ?? {})) p.adlSent.set(symbol, sent);
     for (const l of s.liquidations ?? []) p.liquidations.set(l.liquidationId, l);
     for (const key of s.marginCalls ?? []) p.marginCalls.add(key);
+    for (const [user, time] of Object.entries(s.accountTimes ?? {})) p.accountTimes.set(user, time);
     return p;
   }
 }

@@ -184,6 +184,7 @@ export class RiskShard {
       for (const user of out.users) users.set(user, command.time);
       for (const user of out.algoUsers) algoUsers.set(user, command.time);
     }
+    for (const [user, time] of users) p.accountTimes.set(user, time);
     const accounts = [...users].map(([user, time]) => this.accountWrite(p, user, time));
     for (const [user, time] of algoUsers) hot.push(this.algoEntry(p, user, time));
     hot.push(this.totalsEntry(p, users.keys(), turn[turn.length - 1]!.command.time));
@@ -222,14 +223,16 @@ export class RiskShard {
    * totals key is gone: an embedded exchange's memory store after a restart, a flushed Redis) gets
    * every account and algo projection written again, as of the snapshot; the replay that follows
    * writes the accounts it touches. A hot store that kept them (Redis across a failover) is left
-   * as it is: it is ahead of the snapshot, and the replay brings the state up to it. `time` (the
-   * projections' time of last change) is when the snapshot was stored.
+   * as it is: it is ahead of the snapshot, and the replay brings the state up to it. An account's
+   * update time is that of the input that last changed it; `time`, when the snapshot was stored,
+   * stands for it in a snapshot without account times, and for the algo projections and totals.
    */
   private async projectRestored(p: RiskPartition, time: number): Promise<void> {
     if ((await this.hot.get(RISK_TOTALS_KEY(p.partition))) !== undefined) return;
     const accounts: Promise<void>[] = [];
     for (const account of p.book.allAccounts()) {
-      accounts.push(this.writeAccount(this.accountWrite(p, account.user, time)));
+      const changed = p.accountTimes.get(account.user) ?? time;
+      accounts.push(this.writeAccount(this.accountWrite(p, account.user, changed)));
       if (accounts.length >= RESTORE_WRITE_BATCH) await Promise.all(accounts.splice(0));
     }
     await Promise.all(accounts);
