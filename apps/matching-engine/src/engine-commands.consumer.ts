@@ -158,7 +158,8 @@ export class EngineCommandsConsumer implements OnApplicationBootstrap, OnModuleD
     cmd: Extract<EngineCommand, { type: 'market.add' | 'market.status' }>,
     emit: (out: CommandOutput) => void,
   ): Promise<ReplyBody> {
-    const market = await this.marketAdmin.apply(cmd, `${m.topic}/${m.partition}/${m.offset}/0`);
+    const asOfLog = this.shard.marketStatus(m.partition, cmd.symbol);
+    const market = await this.marketAdmin.apply(cmd, `${m.topic}/${m.partition}/${m.offset}/0`, asOfLog);
     if (cmd.type === 'market.status') {
       // The book follows: HALT refuses new orders, CLOSE cancels every open order.
       const out = this.shard.apply(m, cmd);

@@ -34,8 +34,12 @@ export class MarketAdmin {
     private readonly markets: MarketRegistry,
   ) {}
 
-  async apply(cmd: MarketCommand, eventId: string): Promise<Market> {
-    const [market, action] = this.decide(cmd);
+  /**
+   * `asOfLog`: the market's status as the engine partition's log has it before `cmd` (its book's),
+   * which a replay decides on: the live list may already hold a later delisting.
+   */
+  async apply(cmd: MarketCommand, eventId: string, asOfLog?: MarketStatus): Promise<Market> {
+    const [market, action] = this.decide(cmd, asOfLog);
     await this.bus.publish(TOPICS.markets.name, market.symbol, {
       id: eventId,
       v: 1,
@@ -50,7 +54,10 @@ export class MarketAdmin {
     return market;
   }
 
-  private decide(cmd: MarketCommand): [Market, 'add' | 'pause' | 'resume' | 'delist'] {
+  private decide(
+    cmd: MarketCommand,
+    asOfLog?: MarketStatus,
+  ): [Market, 'add' | 'pause' | 'resume' | 'delist'] {
     if (cmd.type === 'market.add') {
       if (this.markets.find(cmd.symbol))
         throw new MarketAdminError('MARKET_EXISTS', `market ${cmd.symbol} already exists`);
@@ -62,7 +69,7 @@ export class MarketAdmin {
     }
     const current = this.markets.find(cmd.symbol);
     if (!current) throw new MarketAdminError('MARKET_NOT_FOUND', `market ${cmd.symbol} not found`);
-    if (current.status === 'CLOSE' && cmd.status !== 'CLOSE')
+    if ((asOfLog ?? current.status) === 'CLOSE' && cmd.status !== 'CLOSE')
       throw new MarketAdminError('MARKET_DELISTED', `market ${cmd.symbol} is delisted`);
     return [{ ...current, status: cmd.status }, ACTION[cmd.status]];
   }

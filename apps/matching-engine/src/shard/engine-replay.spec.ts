@@ -1,5 +1,7 @@
-import type { Bus, BusMessage, Subscription } from '@perp/bus';
+import { type Bus, type BusMessage, MemoryBus, silentLogger, type Subscription } from '@perp/bus';
+import { TOPICS } from '@perp/contracts';
 import { MarketRegistry } from '@perp/domain';
+import { MarketAdmin } from '../markets/market-admin';
 import { EngineShard, type OrderCommand } from './engine-shard';
 import { ALICE, BOB, BTC } from './__fixtures__/markets';
 
@@ -119,5 +121,42 @@ describe('EngineShard replay across a market status change', () => {
     expect(Buffer.from(replay.shard.book('BTCUSDT')!.snapshot())).toEqual(
       Buffer.from(first.shard.book('BTCUSDT')!.snapshot()),
     );
+  });
+});
+
+describe('a market command replayed after a later delisting', () => {
+  it("decides on the market's status as the partition's log has it, not the live list's", async () => {
+    const registry = new MarketRegistry([BTC]);
+    const shard = new EngineShard({} as Bus, registry);
+    const sub = { seek: () => undefined, committedAtAssignment: () => undefined } as unknown as Subscription;
+    await shard.assigned([{ topic: TOPIC, partition: 0 }], sub);
+    // The live list already holds the delisting that comes later in the log.
+    registry.setStatus('BTCUSDT', 'CLOSE');
+    expect(shard.marketStatus(0, 'btc-usdt')).toBe('TRADING');
+    const bus = new MemoryBus({ topics: { [TOPICS.markets.name]: 1 }, logger: silentLogger });
+    await bus.connect();
+    const admin = new MarketAdmin(bus, registry);
+    const pause = {
+      id: 'p',
+      v: 1,
+      time: 1,
+      symbol: 'BTCUSDT',
+      type: 'market.status',
+      status: 'HALT',
+      actor: 'ops',
+    } as const;
+    const paused = await admin.apply(pause, 'e-1', shard.marketStatus(0, 'BTCUSDT'));
+    expect(paused.status).toBe('HALT');
+    shard.apply(at(0), pause as unknown as OrderCommand);
+    expect(shard.marketStatus(0, 'BTCUSDT')).toBe('HALT');
+    // As of a log that has the delisting, the market stays closed.
+    const delist = { ...pause, id: 'd', status: 'CLOSE' } as const;
+    await admin.apply(delist, 'e-2', shard.marketStatus(0, 'BTCUSDT'));
+    shard.apply(at(1), delist as unknown as OrderCommand);
+    await expect(
+      admin.apply({ ...pause, id: 'r', status: 'TRADING' }, 'e-3', shard.marketStatus(0, 'BTCUSDT')),
+    ).rejects.toThrow('market BTCUSDT is delisted');
+    expect(shard.marketStatus(0, 'ETHUSDT')).toBeUndefined();
+    await bus.close();
   });
 });

@@ -1,6 +1,6 @@
 import type { Bus, BusMessage, Subscription, TopicPartition } from '@perp/bus';
 import { TOPICS } from '@perp/contracts';
-import type { MarketRegistry, OrderBook } from '@perp/domain';
+import { BookMarketState, type MarketRegistry, type MarketStatus, type OrderBook } from '@perp/domain';
 import { ShardPartitions, type SnapshotPolicy } from '@perp/infrastructure';
 import type { ShardSnapshotRepository } from '@perp/persistence';
 import { type AdlScoresCommand, applyAdlScores } from './adl-scores';
@@ -19,6 +19,12 @@ export type { CommandOutput, OrderCommand } from './book-commands';
 export type { ShardReply } from './engine-replies';
 
 export type EngineShardOptions = SnapshotPolicy;
+
+const MARKET_STATUS_OF_BOOK: Record<BookMarketState, MarketStatus> = {
+  [BookMarketState.TRADING]: 'TRADING',
+  [BookMarketState.HALT]: 'HALT',
+  [BookMarketState.CLOSE]: 'CLOSE',
+};
 
 /**
  * The matching engine's state for the engine-command partitions this member owns: one OrderBook per
@@ -74,6 +80,18 @@ export class EngineShard {
       if (b) return b.book;
     }
     return undefined;
+  }
+
+  /**
+   * A market's status as partition `partition`'s log has it: its book's, else the status the market
+   * first had (no status command of it applied here yet). Undefined for an unknown market.
+   */
+  marketStatus(partition: number, symbol: string): MarketStatus | undefined {
+    const market = this.markets.find(symbol);
+    if (!market) return undefined;
+    const book = this.partitions.get(partition)?.books.get(market.symbol)?.book;
+    if (book) return MARKET_STATUS_OF_BOOK[book.state];
+    return this.markets.initial(market.symbol)?.status;
   }
 
   /** onAssigned: restore each partition from its latest snapshot and seek past it. */
