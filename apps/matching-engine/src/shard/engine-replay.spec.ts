@@ -52,8 +52,12 @@ function command(i: number): OrderCommand {
   } as OrderCommand;
 }
 
-async function shardCommittedAt(committed: string | undefined): Promise<EngineShard> {
-  const shard = new EngineShard({} as Bus, new MarketRegistry([BTC]));
+/** A shard owning partition 0, the group's commit at `committed` when it was assigned. */
+async function shardCommittedAt(
+  committed: string | undefined,
+  registry = new MarketRegistry([BTC]),
+): Promise<EngineShard> {
+  const shard = new EngineShard({} as Bus, registry);
   const sub = { seek: () => undefined, committedAtAssignment: () => committed } as unknown as Subscription;
   await shard.assigned([{ topic: TOPIC, partition: 0 }], sub);
   return shard;
@@ -87,27 +91,23 @@ describe('EngineShard replay of inputs the group had committed', () => {
   });
 });
 
+const PAUSE = {
+  id: 'c-pause',
+  v: 1,
+  time: 1,
+  symbol: 'BTCUSDT',
+  type: 'market.status',
+  status: 'HALT',
+  actor: 'ops',
+} as const;
+
 describe('EngineShard replay across a market status change', () => {
   it('creates a book in the status the market first had: an order taken before a pause rests again on replay', async () => {
     const registry = new MarketRegistry([BTC]);
     const run = async () => {
-      const shard = new EngineShard({} as Bus, registry);
-      const sub = {
-        seek: () => undefined,
-        committedAtAssignment: () => undefined,
-      } as unknown as Subscription;
-      await shard.assigned([{ topic: TOPIC, partition: 0 }], sub);
+      const shard = await shardCommittedAt(undefined, registry);
       const place = shard.apply(at(0), command(1));
-      const pause = {
-        id: 'c-pause',
-        v: 1,
-        time: 1,
-        symbol: 'BTCUSDT',
-        type: 'market.status',
-        status: 'HALT',
-        actor: 'ops',
-      };
-      const paused = shard.apply(at(1), pause as OrderCommand);
+      const paused = shard.apply(at(1), PAUSE as unknown as OrderCommand);
       const refused = shard.apply(at(2), command(3));
       return { shard, place, paused, refused };
     };
@@ -127,24 +127,14 @@ describe('EngineShard replay across a market status change', () => {
 describe('a market command replayed after a later delisting', () => {
   it("decides on the market's status as the partition's log has it, not the live list's", async () => {
     const registry = new MarketRegistry([BTC]);
-    const shard = new EngineShard({} as Bus, registry);
-    const sub = { seek: () => undefined, committedAtAssignment: () => undefined } as unknown as Subscription;
-    await shard.assigned([{ topic: TOPIC, partition: 0 }], sub);
+    const shard = await shardCommittedAt(undefined, registry);
     // The live list already holds the delisting that comes later in the log.
     registry.setStatus('BTCUSDT', 'CLOSE');
     expect(shard.marketStatus(0, 'btc-usdt')).toBe('TRADING');
     const bus = new MemoryBus({ topics: { [TOPICS.markets.name]: 1 }, logger: silentLogger });
     await bus.connect();
     const admin = new MarketAdmin(bus, registry);
-    const pause = {
-      id: 'p',
-      v: 1,
-      time: 1,
-      symbol: 'BTCUSDT',
-      type: 'market.status',
-      status: 'HALT',
-      actor: 'ops',
-    } as const;
+    const pause = { ...PAUSE, id: 'p' } as const;
     const paused = await admin.apply(pause, 'e-1', shard.marketStatus(0, 'BTCUSDT'));
     expect(paused.status).toBe('HALT');
     shard.apply(at(0), pause as unknown as OrderCommand);
