@@ -25,7 +25,7 @@ export class MarketRegistry {
    * market's first state: then its oldest one kept.)
    */
   initial(symbol: string): Market | undefined {
-    return this.first.get(normalizeSymbol(symbol));
+    return this.first.get(symbol) ?? this.first.get(normalizeSymbol(symbol));
   }
 
   list(): Market[] {
@@ -36,7 +36,8 @@ export class MarketRegistry {
 
   /** Any accepted alias (btc-usd, BTC/USDT ...) finds the canonical market. */
   find(symbol: string): Market | undefined {
-    return this.bySymbol.get(normalizeSymbol(symbol));
+    // A canonical symbol (the stages' lookups) is its own normal form: found without normalizing.
+    return this.bySymbol.get(symbol) ?? this.bySymbol.get(normalizeSymbol(symbol));
   }
 
   add(market: Market): void {

@@ -1,5 +1,6 @@
 import { findMarket, parseChain } from './chain';
 import { parseMarket } from './market';
+import { MarketRegistry } from './market-registry';
 
 const btc = {
   symbol: 'BTCUSDT',
@@ -107,5 +108,29 @@ describe('parseChain / findMarket', () => {
     expect(() => parseChain({ ...chain, feeTiers: [{ tier: 2, makerRate: '0', takerRate: '0' }] })).toThrow(
       'tiers',
     );
+  });
+});
+
+describe('MarketRegistry', () => {
+  const registry = () => new MarketRegistry([parseMarket(btc)]);
+
+  it('finds a market by its symbol or any alias', () => {
+    const r = registry();
+    for (const s of ['BTCUSDT', 'btcusdt', 'BTC-USD', 'btc/usdt', 'BTC_USDT'])
+      expect(r.find(s)?.symbol).toBe('BTCUSDT');
+    expect(r.find('ETHUSDT')).toBeUndefined();
+  });
+
+  it('keeps each market as it first came to be, whatever its later states', () => {
+    const r = registry();
+    r.setStatus('BTCUSDT', 'HALT');
+    r.upsert({ ...r.find('BTCUSDT')!, status: 'CLOSE' });
+    expect(r.find('btc-usd')?.status).toBe('CLOSE');
+    expect(r.initial('btc-usd')?.status).toBe('TRADING');
+    const eth = parseMarket({ ...btc, symbol: 'ETHUSDT', baseAsset: 'ETH', status: 'HALT' });
+    r.add(eth);
+    r.setStatus('ETHUSDT', 'TRADING');
+    expect(r.initial('ETHUSDT')).toBe(eth);
+    expect(r.initial('SOLUSDT')).toBeUndefined();
   });
 });
