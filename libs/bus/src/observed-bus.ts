@@ -99,27 +99,16 @@ export class ObservedBus extends Bus {
       p.failingSince ??= Date.now();
       this.observer.failed?.(groupId, m.topic, m.partition);
     };
+    const handledOne = (m: BusMessage<T>) => handled(m, 1);
+    const handledBatch = (ms: readonly BusMessage<T>[]) => handled(ms[ms.length - 1]!, ms.length);
+    const failedBatch = (ms: readonly BusMessage<T>[]) => failed(ms[0]!);
     this.open.set(groupId, (this.open.get(groupId) ?? 0) + 1);
     let subscription: Subscription;
     try {
       subscription = await this.inner.subscribe<T>({
         ...options,
-        handler:
-          handler &&
-          ((m) =>
-            observe(
-              () => handler(m),
-              () => handled(m, 1),
-              () => failed(m),
-            )),
-        batchHandler:
-          batchHandler &&
-          ((ms) =>
-            observe(
-              () => batchHandler(ms),
-              () => handled(ms[ms.length - 1]!, ms.length),
-              () => failed(ms[0]!),
-            )),
+        handler: handler && ((m) => observe(handler, m, handledOne, failed)),
+        batchHandler: batchHandler && ((ms) => observe(batchHandler, ms, handledBatch, failedBatch)),
         onRevoked: (partitions, subscription) => {
           const topics = this.positions.get(groupId);
           for (const tp of partitions) {
@@ -235,21 +224,29 @@ export class ObservedBus extends Bus {
 }
 
 /**
- * Runs `call`, then `ok` once it succeeded or `failed` once it threw or rejected (the error goes on
- * to the adapter); synchronous when the handler was.
+ * Runs `handle(input)`, then `ok(input)` once it succeeded or `failed(input)` once it threw or
+ * rejected (the error goes on to the adapter); synchronous when the handler was.
  */
-function observe(call: () => void | Promise<void>, ok: () => void, failed: () => void): void | Promise<void> {
+function observe<I>(
+  handle: (input: I) => void | Promise<void>,
+  input: I,
+  ok: (input: I) => void,
+  failed: (input: I) => void,
+): void | Promise<void> {
   let result: void | Promise<void>;
   try {
-    result = call();
+    result = handle(input);
   } catch (e) {
-    failed();
+    failed(input);
     throw e;
   }
   if (typeof (result as Promise<void> | undefined)?.then === 'function')
-    return result!.then(ok, (e: unknown) => {
-      failed();
-      throw e;
-    });
-  ok();
+    return result!.then(
+      () => ok(input),
+      (e: unknown) => {
+        failed(input);
+        throw e;
+      },
+    );
+  ok(input);
 }
