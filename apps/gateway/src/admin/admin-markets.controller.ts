@@ -16,6 +16,8 @@ const symbolPath = { symbol: z.string().meta({ description: 'Market, any alias' 
 const statusDoc = (summary: string): ApiDocSpec => ({
   tag: 'admin',
   summary,
+  description:
+    'Answers once the engine applied the change and every risk shard has it in its order of inputs: an order sent after the answer, by any user, is checked against the new status.',
   path: symbolPath,
   response: AnyObject,
   errors: ['INVALID_MARKET', 'MARKET_DELISTED', 'SERVICE_UNAVAILABLE', 'EXECUTION_STATUS_UNKNOWN'],
