@@ -204,7 +204,6 @@ async function main(): Promise<void> {
   // Baseline: the same commands applied to the restored partition, nothing else.
   const snap = warm.get(`${TOPICS.riskCommands.name}/${partition}`)!;
   const options = {
-    markets: (s: string) => registry.find(s),
     feeTiers: chain.feeTiers,
     asset: chain.settlementAsset,
   };

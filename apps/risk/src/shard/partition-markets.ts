@@ -40,13 +40,11 @@ export class PartitionMarkets {
     return view;
   }
 
-  /** Applies a copied status; false when the copy is at or below the last applied for the symbol. */
-  apply(symbol: string, status: MarketStatus, source: MarketStateSource): boolean {
+  /** Applies a copied status, unless the copy is at or below the last applied for the symbol. */
+  apply(symbol: string, status: MarketStatus, source: MarketStateSource): void {
     const last = this.states.get(symbol)?.source;
-    if (last && last.partition === source.partition && BigInt(source.offset) <= BigInt(last.offset))
-      return false;
+    if (last && last.partition === source.partition && BigInt(source.offset) <= BigInt(last.offset)) return;
     this.states.set(symbol, { status, source });
-    return true;
   }
 
   toState(): MarketStatesState | undefined {

@@ -8,7 +8,6 @@ describe('RiskPartition snapshot', () => {
   const stored = readFileSync(join(__dirname, '__fixtures__', 'risk-snapshot-v2.json'));
   const markets = devnetMarkets();
   const options = {
-    markets: (s: string) => markets.find(s),
     feeTiers: chain.feeTiers,
     asset: chain.settlementAsset,
   };

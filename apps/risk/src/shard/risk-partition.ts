@@ -109,6 +109,7 @@ export class RiskPartition extends ShardPartition {
    * written again as it was when a restored partition rewrites the projections.
    */
   readonly accountTimes = new Map<string, number>();
+
   constructor(
     partition: number,
     /** The markets with the statuses this partition's log has; `book` must look markets up here. */
@@ -122,7 +123,7 @@ export class RiskPartition extends ShardPartition {
   }
 
   /** An empty partition: its account book looks markets up in the partition's own view. */
-  static empty(partition: number, registry: MarketRegistry, options: AccountBookOptions): RiskPartition {
+  static empty(partition: number, registry: MarketRegistry, options: PartitionBookOptions): RiskPartition {
     const markets = new PartitionMarkets(registry);
     return new RiskPartition(partition, markets, new AccountBook(bookOptionsOf(markets, options)));
   }
@@ -241,7 +242,7 @@ export class RiskPartition extends ShardPartition {
     partition: number,
     state: Buffer,
     registry: MarketRegistry,
-    options: AccountBookOptions,
+    options: PartitionBookOptions,
   ): RiskPartition {
     const s = JSON.parse(state.toString('utf8')) as {
       v: number;
@@ -282,8 +283,11 @@ export class RiskPartition extends ShardPartition {
   }
 }
 
+/** An account book's options but its market lookups, which are the partition's own. */
+export type PartitionBookOptions = Omit<AccountBookOptions, 'markets'>;
+
 /** `options` with market lookups in the partition's view (statuses as its log has them). */
-function bookOptionsOf(markets: PartitionMarkets, options: AccountBookOptions): AccountBookOptions {
+function bookOptionsOf(markets: PartitionMarkets, options: PartitionBookOptions): AccountBookOptions {
   return { ...options, markets: (s) => markets.find(s) };
 }
 

@@ -18,18 +18,12 @@ import {
   riskTotalsRecordOf,
   TOPICS,
 } from '@perp/contracts';
-import {
-  AccountBook,
-  type AccountBookOptions,
-  BookTotals,
-  type Chain,
-  type MarketRegistry,
-} from '@perp/domain';
+import { AccountBook, BookTotals, type Chain, type MarketRegistry } from '@perp/domain';
 import { ShardPartitions, type SnapshotPolicy } from '@perp/infrastructure';
 import type { ShardSnapshotRepository } from '@perp/persistence';
 import { AccountHashes, type AccountHashWrite } from './account-hashes';
 import { applyRiskCommand } from './handlers';
-import { RISK_SNAPSHOT_VERSION, RiskPartition } from './risk-partition';
+import { type PartitionBookOptions, RISK_SNAPSHOT_VERSION, RiskPartition } from './risk-partition';
 import { Output, replyToOf, type RiskInput } from './turn-output';
 
 export type { RiskInput } from './turn-output';
@@ -77,11 +71,7 @@ export class RiskShard {
     snapshots?: ShardSnapshotRepository,
     options: RiskShardOptions = {},
   ) {
-    const bookOptions: AccountBookOptions = {
-      markets: (s) => markets.find(s),
-      feeTiers: chain.feeTiers,
-      asset: chain.settlementAsset,
-    };
+    const bookOptions: PartitionBookOptions = { feeTiers: chain.feeTiers, asset: chain.settlementAsset };
     this.asset = chain.settlementAsset ?? 'USDT';
     this.partitions = new ShardPartitions(
       TOPICS.riskCommands.name,

@@ -96,7 +96,7 @@ describe('ADL scores on a mark', () => {
     const h = holding();
     h.run(markPrice('61000'));
     const markets = devnetMarkets();
-    const options = { markets: (s: string) => markets.find(s), feeTiers: chain.feeTiers, asset: 'USDT' };
+    const options = { feeTiers: chain.feeTiers, asset: 'USDT' };
     const restored = RiskPartition.deserialize(0, h.p.serialize(), markets, options);
     expect(restored.adlSent).toEqual(h.p.adlSent);
     expect(restored.adlSent.get('BTCUSDT')).toContain(ALICE);

@@ -221,7 +221,6 @@ describe('algo orders in the risk shard', () => {
     const c = place(h, 'c', 'STOP_MARKET', 'BUY', { triggerPrice: '65000' });
     h.run(cancelAlgo({ algoId: c.algoId }));
     const options = {
-      markets: (s: string) => h.markets.find(s),
       feeTiers: chain.feeTiers,
       asset: chain.settlementAsset,
     };

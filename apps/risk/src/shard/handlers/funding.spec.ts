@@ -61,7 +61,6 @@ describe('funding.settle handler', () => {
     expect(h.book.account(ALICE).walletBalance.toFixed()).toBe('999.8195');
     // Kept in the snapshot: a restored partition drops the copy too.
     const restored = RiskPartition.deserialize(0, h.p.serialize(), h.markets, {
-      markets: (s) => h.markets.find(s),
       feeTiers: chain.feeTiers,
       asset: chain.settlementAsset,
     });

@@ -49,7 +49,6 @@ export class RiskHarness {
 
   private bookOptions() {
     return {
-      markets: (s: string) => this.markets.find(s),
       feeTiers: chain.feeTiers,
       asset: chain.settlementAsset,
     };
