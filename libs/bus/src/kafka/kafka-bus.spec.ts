@@ -1,10 +1,11 @@
 // The file, not @perp/testing's index: that one loads every app (the in-process exchange).
 import { type KafkaMock, startKafkaMock } from '@perp/testing';
-import type { Producer } from 'kafkajs';
+import { KafkaJSProtocolError, type Producer } from 'kafkajs';
 import { BusTimeoutError, type BusLogger, type Subscription } from '../bus';
 import { silentLogger } from '../logger';
 import { busConformance } from '../testing/bus-conformance';
 import { KafkaBus, type KafkaConsumerTuning } from './kafka-bus';
+import { KafkaSubscription } from './kafka-subscription';
 
 const logger: BusLogger = process.env.BUS_DEBUG
   ? { log: console.log, warn: console.warn, error: console.error, debug: console.debug }
@@ -204,9 +205,25 @@ describe('KafkaBus on the librdkafka mock cluster: slow produce, members kafkajs
       });
       await bus.publish(topic, 'a', { n: 1 });
       await until(1);
+      // The first two replacements cannot join (a broker refusing them): the third does.
+      const internal = sub as unknown as {
+        consumer: unknown;
+        rejoin(c: unknown): Promise<void>;
+        runConsumer(c: unknown, open: () => void): Promise<void>;
+      };
+      const readyWhileRefused: boolean[] = [];
+      const runConsumer = jest.spyOn(internal, 'runConsumer');
+      for (let i = 0; i < 2; i++)
+        runConsumer.mockImplementationOnce(async () => {
+          readyWhileRefused.push(bus.isConnected());
+          throw new Error('refused');
+        });
       // What the CRASH listener does when kafkajs will not restart the consumer.
-      const internal = sub as unknown as { consumer: unknown; rejoin(c: unknown): Promise<void> };
       await internal.rejoin(internal.consumer);
+      expect(runConsumer).toHaveBeenCalledTimes(3);
+      // Not ready from the first refusal until a replacement has joined.
+      expect(readyWhileRefused).toEqual([true, false]);
+      expect(bus.isConnected()).toBe(true);
       await bus.publish(topic, 'a', { n: 2 });
       await until(2);
       expect(seen).toEqual([1, 2]);
@@ -216,6 +233,63 @@ describe('KafkaBus on the librdkafka mock cluster: slow produce, members kafkajs
       expect(events).toEqual([all, all!.replace('assigned', 'revoked'), all]);
       expect(bus.isConnected()).toBe(true);
     } finally {
+      await bus.close();
+    }
+  }, 60_000);
+
+  it('a join the broker keeps refusing is tried again with backoff until one succeeds, and up to its bound', async () => {
+    const suffix = Date.now().toString(36);
+    const topic = `join-retry-${suffix}`;
+    const bus = new KafkaBus({
+      brokers: mock.brokers,
+      clientId: 'join-retry',
+      topics: { [topic]: 1 },
+      logger,
+      consumer: { ...MOCK_TUNING, joinRetry: { initialMs: 10, maxMs: 40, attempts: 8 } },
+    });
+    await bus.connect();
+    try {
+      // As the mock answers a SyncGroup that comes after the leader's: not retriable for kafkajs.
+      const refusal = () =>
+        new KafkaJSProtocolError(
+          Object.assign(new Error('The request is invalid'), {
+            type: 'INVALID_REQUEST',
+            code: 42,
+            retriable: false,
+          }),
+        );
+      const start = jest.spyOn(KafkaSubscription.prototype, 'start');
+      // More refusals than the five attempts a join used to get.
+      for (let i = 0; i < 7; i++) start.mockRejectedValueOnce(refusal());
+      const seen: number[] = [];
+      let got = () => {};
+      const received = new Promise<void>((r) => (got = r));
+      const sub = await bus.subscribe<{ n: number }>({
+        groupId: `join-retry-group-${suffix}`,
+        topics: [topic],
+        handler: (m) => {
+          seen.push(m.value.n);
+          got();
+        },
+      });
+      expect(start).toHaveBeenCalledTimes(8);
+      // The refused members are gone: only the one that joined counts for readiness.
+      expect(bus.isConnected()).toBe(true);
+      await bus.publish(topic, 'a', { n: 1 });
+      await received;
+      expect(seen).toEqual([1]);
+      await sub.close();
+
+      // The bound: the eighth refusal is the answer.
+      start.mockReset();
+      start.mockImplementation(() => Promise.reject(refusal()));
+      await expect(
+        bus.subscribe({ groupId: `join-retry-bound-${suffix}`, topics: [topic], handler: () => undefined }),
+      ).rejects.toMatchObject({ type: 'INVALID_REQUEST' });
+      expect(start).toHaveBeenCalledTimes(8);
+      expect(bus.isConnected()).toBe(true);
+    } finally {
+      jest.restoreAllMocks();
       await bus.close();
     }
   }, 60_000);

@@ -24,7 +24,7 @@ import {
   type TopicPartitionOffset,
   UnknownTopicError,
 } from '../bus';
-import { busLogger, errorText } from '../logger';
+import { busLogger, errorText, retryDelay } from '../logger';
 import { KeyPartitioner } from '../partitioner';
 import { PendingReplies } from '../pending-replies';
 import { coalesceFetches } from './fetch-coalescing';
@@ -51,8 +51,10 @@ export interface KafkaConsumerTuning {
   maxWaitTimeMs?: number;
   /** Partitions whose handlers may run at the same time in one member (kafkajs partitionsConsumedConcurrently). */
   concurrency?: number;
-  /** subscribe() fails when the first assignment takes longer. */
+  /** One join attempt fails when its first assignment takes longer. */
   joinTimeoutMs?: number;
+  /** Backoff between join attempts and their bound; default JOIN_RETRY. */
+  joinRetry?: JoinRetry;
   /** Members watch each other's processes and evict a dead one at once (member-liveness.ts). */
   liveness?: { presence: PresenceStore; periodMs: number };
 }
@@ -90,8 +92,18 @@ interface Queued {
   reject: (e: unknown) => void;
 }
 
-/** A join the broker refused (a rebalance racing it, a coordinator not yet elected) is tried again. */
-const JOIN_ATTEMPTS = 5;
+/**
+ * A join the broker refused (a rebalance racing it, a coordinator not yet elected, the mock's late
+ * SyncGroup) is tried again for about a minute: members that start together keep colliding for a
+ * while, and the jitter spreads their next attempts apart.
+ */
+export const JOIN_RETRY: Required<JoinRetry> = { initialMs: 300, maxMs: 5_000, attempts: 16 };
+
+export interface JoinRetry {
+  initialMs?: number;
+  maxMs?: number;
+  attempts?: number;
+}
 
 /**
  * The log on Kafka (kafkajs). Works with Kafka 2.4+ and with librdkafka's mock cluster, so it uses
@@ -224,7 +236,8 @@ export class KafkaBus extends Bus {
     for (const topic of options.topics) if (!this.partitioners.has(topic)) throw new UnknownTopicError(topic);
     // A join can fail on a broker's transient refusal (a rebalance racing the join, e.g. SyncGroup
     // answered INVALID_REQUEST, which kafkajs marks not retriable, so its retrier does not fit):
-    // retry it with a fresh member a few times before giving up.
+    // try again with a fresh member, with jittered backoff, up to the bound.
+    const retry = { ...JOIN_RETRY, ...this.options.consumer?.joinRetry };
     for (let attempt = 1; ; attempt++) {
       const sub = new KafkaSubscription(
         this.kafka!,
@@ -240,9 +253,12 @@ export class KafkaBus extends Bus {
         return sub;
       } catch (e) {
         await sub.close().catch(() => undefined);
-        if (e instanceof BusClosedError || !this.connected || attempt >= JOIN_ATTEMPTS) throw e;
-        this.logger.log(`group ${options.groupId}: join failed (${errorText(e)}); retrying (${attempt})`);
-        await new Promise((r) => setTimeout(r, 500 * attempt));
+        if (e instanceof BusClosedError || !this.connected || attempt >= retry.attempts) throw e;
+        const delay = Math.round(retryDelay(attempt, retry) * (0.8 + 0.4 * Math.random()));
+        this.logger.log(
+          `group ${options.groupId}: join failed (${errorText(e)}); attempt ${attempt + 1} in ${delay} ms`,
+        );
+        await new Promise((r) => setTimeout(r, delay));
       }
     }
   }

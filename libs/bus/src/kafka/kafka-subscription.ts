@@ -45,7 +45,8 @@ export class KafkaSubscription implements Subscription {
   failed = false;
   onClose?: () => void;
   private consumer: Consumer;
-  private rejoins = 0;
+  /** A replacement for a crashed member is joining (its own crash must not start another). */
+  private rejoining = false;
   private readonly parts = new Map<string, PartitionState>();
   private readonly resumeTimers = new Map<string, NodeJS.Timeout>();
   private readonly maxBatch: number;
@@ -181,7 +182,7 @@ export class KafkaSubscription implements Subscription {
       if (joining) {
         this.failed = true;
         this.settleJoin(payload.error);
-      } else void this.rejoin(consumer);
+      } else if (!this.rejoining) void this.rejoin(consumer);
     });
     await consumer.run({
       autoCommit: false,
@@ -194,25 +195,40 @@ export class KafkaSubscription implements Subscription {
 
   /**
    * A member kafkajs gave up on: its partitions are revoked here (onRevoked saves the shards'
-   * state), then a new consumer joins the group and gets partitions as any new member would.
+   * state), then a new consumer joins the group and gets partitions as any new member would. A new
+   * consumer that cannot join is replaced again, with backoff, until one does or the subscription
+   * closes; meanwhile the bus reports itself not ready.
    */
   private async rejoin(dead: Consumer): Promise<void> {
+    this.rejoining = true;
+    try {
+      await this.replace(dead);
+    } finally {
+      this.rejoining = false;
+    }
+  }
+
+  private async replace(dead: Consumer): Promise<void> {
     await dead.disconnect().catch(() => undefined);
     this.assigning = this.assigning.then(() => this.applyAssignment(new Set(), false));
     await this.assigning;
-    const attempt = ++this.rejoins;
-    await new Promise((r) => setTimeout(r, retryDelay(attempt, { initialMs: 200, maxMs: 5_000 })));
-    if (this.closed) return;
-    this.consumer = this.newConsumer();
-    try {
-      await this.runConsumer(this.consumer, () => {
-        if (this.closed) throw new BusClosedError();
-      });
-      this.logger.log(`group ${this.groupId}: rejoined with a new consumer`);
-    } catch (e) {
+    for (let attempt = 1; ; attempt++) {
+      await new Promise((r) => setTimeout(r, retryDelay(attempt, { initialMs: 200, maxMs: 5_000 })));
       if (this.closed) return;
-      this.failed = true;
-      this.logger.error(`group ${this.groupId}: rejoin failed: ${errorText(e)}`);
+      const consumer = (this.consumer = this.newConsumer());
+      try {
+        await this.runConsumer(consumer, () => {
+          if (this.closed) throw new BusClosedError();
+        });
+        this.failed = false;
+        this.logger.log(`group ${this.groupId}: rejoined with a new consumer`);
+        return;
+      } catch (e) {
+        if (this.closed) return;
+        this.failed = true;
+        this.logger.warn(`group ${this.groupId}: rejoin failed (${errorText(e)}); trying again`);
+        await consumer.disconnect().catch(() => undefined);
+      }
     }
   }
 
