@@ -165,16 +165,17 @@ export class EngineCommandsConsumer implements OnApplicationBootstrap, OnModuleD
       const out = this.shard.apply(m, cmd);
       if (out) emit(out);
     }
-    await this.copyToRisk(m, market.symbol, market.status, cmd.time);
+    await this.copyToRisk(m, market, cmd.time);
     return { ok: true, result: market };
   }
 
   /**
-   * The market's status into every risk partition, before the answer: risk checks orders against
-   * the statuses on its own log (so a replay decides as the first run did), and an order sent after
-   * the operator's answer is behind the change there. Risk drops a copy of an input it has applied.
+   * The market (its status, and its definition for a market listed at run time) into every risk
+   * partition, before the answer: risk checks orders against the markets on its own log (so a
+   * replay decides as the first run did), and an order sent after the operator's answer is behind
+   * the change there. Risk drops a copy of an input it has applied.
    */
-  private async copyToRisk(m: BusMessage, symbol: string, status: Market['status'], time: number) {
+  private async copyToRisk(m: BusMessage, market: Market, time: number) {
     const topic = TOPICS.riskCommands.name;
     const keys = await this.riskPartitions.of(topic);
     await Promise.all(
@@ -184,9 +185,10 @@ export class EngineCommandsConsumer implements OnApplicationBootstrap, OnModuleD
           v: 1,
           time,
           type: 'market.state',
-          symbol,
-          status,
+          symbol: market.symbol,
+          status: market.status,
           source: { partition: m.partition, offset: m.offset },
+          market: market as unknown as Record<string, unknown>,
         };
         return this.bus.publish(topic, key, copy);
       }),

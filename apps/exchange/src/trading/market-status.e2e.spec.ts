@@ -20,16 +20,16 @@ describe('market pause and resume, as the next order sees them', () => {
   });
   afterAll(() => ex?.close());
 
-  const bid = (t: Trader, clientOrderId: string) =>
+  const bid = (t: Trader, clientOrderId: string, symbol = 'ETHUSDT', price = '2000', quantity = '0.01') =>
     signed(ex.url, '/fapi/v1/order', t.key, {
       method: 'POST',
       params: {
-        symbol: 'ETHUSDT',
+        symbol,
         side: 'BUY',
         type: 'LIMIT',
         timeInForce: 'GTC',
-        price: '2000',
-        quantity: '0.01',
+        price,
+        quantity,
         newClientOrderId: clientOrderId,
       },
     });
@@ -48,5 +48,38 @@ describe('market pause and resume, as the next order sees them', () => {
       for (const [i, t] of traders.entries())
         expect(await bid(t, `r${round}-${i}`)).toMatchObject({ status: 200, body: { status: 'NEW' } });
     }
+  });
+
+  // The engine's copy carries the definition: each risk partition knows the market from there on.
+  it('takes the next order of every user on a market listed at run time, and of none before', async () => {
+    expect(await bid(traders[0]!, 'before-listing', 'AVAXUSDT', '20', '1')).toMatchObject({
+      status: 400,
+      body: { code: -1121 },
+    });
+    const listed = await adminRequest(ex.url, ex.adminToken, '/markets', 'POST', {
+      symbol: 'AVAXUSDT',
+      baseAsset: 'AVAX',
+      quoteAsset: 'USDT',
+      tickSize: '0.001',
+      lotSize: '0.1',
+      minOrderSizeUsd: '5',
+      maxOrderSizeUsd: '500000',
+      maxLeverage: 20,
+      defaultLeverage: 10,
+      maxLongOi: '100000',
+      maxShortOi: '100000',
+      rank: 4,
+      sortOrder: 4,
+      maintenanceBrackets: [{ notionalCap: '1000000', maintMarginRatio: '0.025', maxLeverage: 20 }],
+    });
+    expect(listed).toMatchObject({ status: 200, body: { symbol: 'AVAXUSDT', status: 'TRADING' } });
+    expect(
+      (await adminRequest(ex.url, ex.adminToken, '/prices/AVAXUSDT', 'POST', { indexPrice: '20' })).status,
+    ).toBe(200);
+    for (const [i, t] of traders.entries())
+      expect(await bid(t, `listed-${i}`, 'AVAXUSDT', '19.5', '1')).toMatchObject({
+        status: 200,
+        body: { status: 'NEW', symbol: 'AVAXUSDT' },
+      });
   });
 });

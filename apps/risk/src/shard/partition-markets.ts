@@ -1,4 +1,10 @@
-import type { Market, MarketRegistry, MarketStatus } from '@perp/domain';
+import {
+  type Market,
+  type MarketRegistry,
+  type MarketStatus,
+  normalizeSymbol,
+  parseMarket,
+} from '@perp/domain';
 
 /** Where a market's status came from: the engine command the engine copied it from. */
 export interface MarketStateSource {
@@ -9,42 +15,57 @@ export interface MarketStateSource {
 interface AppliedState {
   status: MarketStatus;
   source: MarketStateSource;
+  /** The definition the copy carried (copies written before they carried one have none). */
+  market?: Market;
 }
 
 export type MarketStatesState = Record<string, AppliedState>;
 
 /**
- * The markets as one risk partition's log has them: definitions from the registry (they do not
- * change once listed), statuses from the `market.state` copies this partition applied, else the
- * status the market first had. The live registry cannot serve a replay: it already holds every
- * later pause or resume, so an order taken before a pause would be refused when the partition
- * replays it after a restart (while the engine keeps it, and settles its fills later).
+ * The markets as one risk partition's log has them: statuses from the `market.state` copies this
+ * partition applied, else the status the market first had; definitions from the configuration, or
+ * for a market listed at run time from the copies (it does not exist here before its first one).
+ * The live registry cannot serve a replay: it already holds every later pause, resume or listing,
+ * so an order taken before a pause would be refused when the partition replays it after a
+ * restart (while the engine keeps it, and settles its fills later), and an order refused before a
+ * listing would be taken. Nor can it serve the first run in a cluster: the process's own market
+ * list may read a listing after the copy reached the partition.
  */
 export class PartitionMarkets {
   private readonly states = new Map<string, AppliedState>();
-  /** Markets whose status here differs from the registry's: a copy per (registry object, status). */
+  /** Markets whose status here differs from their definition's: a copy per (definition, status). */
   private readonly views = new Map<string, { of: Market; view: Market }>();
 
   constructor(private readonly registry: MarketRegistry) {}
 
   find(symbol: string): Market | undefined {
-    const market = this.registry.find(symbol);
+    const live = this.registry.find(symbol);
+    const canonical = live?.symbol ?? normalizeSymbol(symbol);
+    const applied = this.states.get(canonical);
+    // A configured market exists before any log (and takes the configuration's definition).
+    const market = this.registry.configured(canonical)
+      ? live
+      : (applied?.market ?? (applied ? live : undefined));
     if (!market) return undefined;
-    const status =
-      this.states.get(market.symbol)?.status ?? this.registry.initial(market.symbol)?.status ?? market.status;
+    const status = applied?.status ?? this.registry.initial(canonical)?.status ?? market.status;
     if (market.status === status) return market;
-    const kept = this.views.get(market.symbol);
+    const kept = this.views.get(canonical);
     if (kept?.of === market && kept.view.status === status) return kept.view;
     const view = { ...market, status };
-    this.views.set(market.symbol, { of: market, view });
+    this.views.set(canonical, { of: market, view });
     return view;
   }
 
-  /** Applies a copied status, unless the copy is at or below the last applied for the symbol. */
-  apply(symbol: string, status: MarketStatus, source: MarketStateSource): void {
-    const last = this.states.get(symbol)?.source;
-    if (last && last.partition === source.partition && BigInt(source.offset) <= BigInt(last.offset)) return;
-    this.states.set(symbol, { status, source });
+  /** Applies a copy, unless it is at or below the last applied for the symbol. */
+  apply(symbol: string, status: MarketStatus, source: MarketStateSource, market?: Market): void {
+    const last = this.states.get(symbol);
+    if (
+      last &&
+      last.source.partition === source.partition &&
+      BigInt(source.offset) <= BigInt(last.source.offset)
+    )
+      return;
+    this.states.set(symbol, { status, source, market: market ?? last?.market });
   }
 
   toState(): MarketStatesState | undefined {
@@ -52,6 +73,7 @@ export class PartitionMarkets {
   }
 
   restore(state: MarketStatesState | undefined): void {
-    for (const [symbol, applied] of Object.entries(state ?? {})) this.states.set(symbol, applied);
+    for (const [symbol, applied] of Object.entries(state ?? {}))
+      this.states.set(symbol, { ...applied, market: applied.market && parseMarket(applied.market) });
   }
 }

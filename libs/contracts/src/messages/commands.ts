@@ -129,7 +129,9 @@ export const riskCommand = z.discriminatedUnion('type', [
    * A market's status as the engine applied it (an add, pause, resume or delisting), copied by the
    * engine into every risk partition before it answers: a shard takes them in its own input order,
    * so a replay decides as the first run did. `source` is the engine command's place; the shard
-   * drops a copy at or below the last it applied for the symbol (an engine replay).
+   * drops a copy at or below the last it applied for the symbol (an engine replay). `market` is the
+   * definition (as on the markets topic): a market listed at run time exists for a partition from
+   * its first copy on, whether or not the process's own market list has read it yet.
    */
   z.object({
     ...envelope,
@@ -137,6 +139,7 @@ export const riskCommand = z.discriminatedUnion('type', [
     symbol,
     status: z.enum(['TRADING', 'HALT', 'CLOSE']),
     source: z.object({ partition: z.number().int().nonnegative(), offset: z.string().regex(/^\d+$/) }),
+    market: z.record(z.string(), z.unknown()).optional(),
   }),
   /**
    * A market's funding round (the funding log's `funding.settle`), copied into every risk partition

@@ -9,12 +9,20 @@ export class MarketRegistry {
   private readonly bySymbol = new Map<string, Market>();
   /** Each market as it first came to be (see `initial`). */
   private readonly first = new Map<string, Market>();
+  /** The markets of the configuration (the others were listed at run time). */
+  private readonly fromConfig = new Set<string>();
 
   constructor(markets: readonly Market[]) {
     for (const m of markets) {
       this.bySymbol.set(m.symbol, m);
       this.first.set(m.symbol, m);
+      this.fromConfig.add(m.symbol);
     }
+  }
+
+  /** Whether the market is in the configuration (canonical symbol): it exists before any log. */
+  configured(symbol: string): boolean {
+    return this.fromConfig.has(symbol);
   }
 
   /**

@@ -1,5 +1,14 @@
 import { newAlgo } from './__fixtures__/algo-orders';
-import { ALICE, deposit, marketStatus, newOrder, riskHarness } from './__fixtures__/risk-context';
+import { parseMarket } from '@perp/domain';
+import {
+  ALICE,
+  deposit,
+  devnetMarkets,
+  marketListing,
+  marketStatus,
+  newOrder,
+  riskHarness,
+} from './__fixtures__/risk-context';
 
 /** ALICE with 1000 USDT, every market trading as configured. */
 function funded() {
@@ -83,5 +92,41 @@ describe('market states in a risk partition', () => {
     restored.run(marketStatus('HALT', 4));
     restored.run(marketStatus('TRADING', 5));
     expect(restored.run(newOrder(2)).engineCommands.map((c) => c.type)).toEqual(['order.place']);
+  });
+
+  it('knows a market listed at run time from its copy on, whatever the live list has read, and so again on a replay', () => {
+    const h = funded();
+    const restored = h.restored();
+    const listed = parseMarket({ ...h.markets.find('BTCUSDT')!, symbol: 'NEWUSDT', baseAsset: 'NEW' });
+    const order = (n: number) => newOrder(n, { symbol: 'NEWUSDT', price: '50000' });
+    const inputs = [
+      order(1),
+      marketListing(listed, 1),
+      order(2),
+      marketStatus('HALT', 2, 'NEWUSDT'),
+      order(3),
+    ];
+    // The first run: the process's list has not read the listing yet (a cluster's risk process
+    // may read the markets topic after the engine's copy reached the partition).
+    const first = inputs.map((i) => h.run(i, { reply: true }));
+    expect(first.map((o) => [o.reply, o.engineCommands.map((c) => c.type)])).toEqual([
+      [{ ok: false, error: { reason: 'INVALID_SYMBOL', msg: 'no market NEWUSDT' } }, []],
+      [undefined, []],
+      [undefined, ['order.place']],
+      [undefined, []],
+      [{ ok: false, error: { reason: 'MARKET_NOT_TRADING', msg: 'NEWUSDT is not trading' } }, []],
+    ]);
+    // A replay after a restart: the list holds the market as it is now (halted). The order sent
+    // before the listing is still unknown, the one after it still taken.
+    h.markets.upsert({ ...listed, status: 'HALT' });
+    const replay = inputs.map((i) => restored.run(i, { reply: true }));
+    expect(replay.map((o) => [o.reply, o.engineCommands, o.accountEvents])).toEqual(
+      first.map((o) => [o.reply, o.engineCommands, o.accountEvents]),
+    );
+    expect(restored.p.serialize().equals(h.p.serialize())).toBe(true);
+    // Its definition is in the snapshot: restored in a process whose list has not read the listing.
+    const again = h.restored(devnetMarkets());
+    again.run(marketStatus('TRADING', 3, 'NEWUSDT'));
+    expect(again.run(order(4)).engineCommands.map((c) => c.type)).toEqual(['order.place']);
   });
 });

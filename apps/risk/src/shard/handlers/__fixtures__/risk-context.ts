@@ -38,12 +38,15 @@ export class RiskHarness {
     this.book = this.p.book;
   }
 
-  /** A harness on this one's partition as its snapshot restores it, going on at the same offset. */
-  restored(): RiskHarness {
+  /**
+   * A harness on this one's partition as its snapshot restores it, going on at the same offset
+   * (in a process whose market list is `markets`, by default this one's).
+   */
+  restored(markets = this.markets): RiskHarness {
     const snapshot = this.p.serialize();
     const h = Object.create(RiskHarness.prototype) as RiskHarness;
-    const p = RiskPartition.deserialize(0, snapshot, this.markets, this.bookOptions());
-    Object.assign(h, { markets: this.markets, p, book: p.book, next: this.next });
+    const p = RiskPartition.deserialize(0, snapshot, markets, this.bookOptions());
+    Object.assign(h, { markets, p, book: p.book, next: this.next });
     return h;
   }
 
@@ -158,6 +161,16 @@ export const amend = (orderId: string, side: 'BUY' | 'SELL', price: string, quan
 /** The engine's copy of a market's status, from its command at `offset` (partition 0). */
 export const marketStatus = (status: Market['status'], offset: number, symbol = 'BTCUSDT') =>
   cmd({ type: 'market.state', symbol, status, source: { partition: 0, offset: String(offset) } });
+
+/** The engine's copy of a market it listed at run time, as the engine sends it (with its definition). */
+export const marketListing = (market: Market, offset: number) =>
+  cmd({
+    type: 'market.state',
+    symbol: market.symbol,
+    status: market.status,
+    source: { partition: 0, offset: String(offset) },
+    market: market as unknown as Record<string, unknown>,
+  });
 
 export const markPrice = (price: string, symbol = 'BTCUSDT', time = T0) =>
   cmd({ type: 'price.mark', symbol, markPrice: price, indexPrice: price }, time);
