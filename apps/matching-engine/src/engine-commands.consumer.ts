@@ -26,7 +26,7 @@ import { type Market, MarketRegistry } from '@perp/domain';
 import { MarketsProjection, snapshotPolicyFromEnv } from '@perp/infrastructure';
 import { ShardSnapshotRepository } from '@perp/persistence';
 import { Metrics } from '@perp/runtime';
-import { MarketAdmin, MarketAdminError } from './markets/market-admin';
+import { listingOf, MarketAdmin, MarketAdminError } from './markets/market-admin';
 import type { CommandOutput } from './shard/book-commands';
 import { ALREADY_APPLIED } from './shard/engine-replies';
 import { EngineShard } from './shard/engine-shard';
@@ -107,6 +107,7 @@ export class EngineCommandsConsumer implements OnApplicationBootstrap, OnModuleD
             if (cmd.type === 'market.add' || cmd.type === 'market.status') {
               await flush();
               reply = await this.marketCommand(m, cmd, emit);
+              if (!reply) continue;
               this.metrics?.engineCommandApplied(cmd.type);
             } else if (cmd.type === 'liquidation.place') {
               const out = this.shard.applyLiquidation(m, cmd);
@@ -157,14 +158,24 @@ export class EngineCommandsConsumer implements OnApplicationBootstrap, OnModuleD
     m: BusMessage,
     cmd: Extract<EngineCommand, { type: 'market.add' | 'market.status' }>,
     emit: (out: CommandOutput) => void,
-  ): Promise<ReplyBody> {
+  ): Promise<ReplyBody | undefined> {
+    if (this.shard.committedBefore(m)) {
+      // Its change, the risk copies and the answer went out before the group's commit: only the
+      // book follows, as the first run left it.
+      if (cmd.type === 'market.status') this.shard.apply(m, cmd);
+      else {
+        const listed = listingOf(cmd);
+        if (listed) this.shard.listMarket(m, listed);
+      }
+      return undefined;
+    }
     const asOfLog = this.shard.marketStatus(m.partition, cmd.symbol);
     const market = await this.marketAdmin.apply(cmd, `${m.topic}/${m.partition}/${m.offset}/0`, asOfLog);
     if (cmd.type === 'market.status') {
       // The book follows: HALT refuses new orders, CLOSE cancels every open order.
       const out = this.shard.apply(m, cmd);
       if (out) emit(out);
-    }
+    } else this.shard.listMarket(m, market);
     await this.copyToRisk(m, market, cmd.time);
     return { ok: true, result: market };
   }

@@ -23,6 +23,15 @@ const ACTION: Record<MarketStatus, 'pause' | 'resume' | 'delist'> = {
   CLOSE: 'delist',
 };
 
+/** The market a `market.add` lists; undefined for a definition the engine refuses (so was the add). */
+export function listingOf(cmd: Extract<MarketCommand, { type: 'market.add' }>): Market | undefined {
+  try {
+    return parseMarket(cmd.market);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Operator changes to markets, applied by the engine in the symbol's command order: the result is
  * published whole on the markets topic, which every process projects. CLOSE (delisted) is final.
@@ -35,8 +44,9 @@ export class MarketAdmin {
   ) {}
 
   /**
-   * `asOfLog`: the market's status as the engine partition's log has it before `cmd` (its book's),
-   * which a replay decides on: the live list may already hold a later delisting.
+   * `asOfLog`: the market's status as the engine partition's log has it before `cmd` (its book's;
+   * undefined where the log has not listed it), which a replay decides on: the live list may
+   * already hold a later delisting, or the listing a replayed `market.add` made.
    */
   async apply(cmd: MarketCommand, eventId: string, asOfLog?: MarketStatus): Promise<Market> {
     const [market, action] = this.decide(cmd, asOfLog);
@@ -59,7 +69,7 @@ export class MarketAdmin {
     asOfLog?: MarketStatus,
   ): [Market, 'add' | 'pause' | 'resume' | 'delist'] {
     if (cmd.type === 'market.add') {
-      if (this.markets.find(cmd.symbol))
+      if (asOfLog !== undefined)
         throw new MarketAdminError('MARKET_EXISTS', `market ${cmd.symbol} already exists`);
       try {
         return [parseMarket(cmd.market), 'add'];

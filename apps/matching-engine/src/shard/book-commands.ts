@@ -38,7 +38,9 @@ export interface CommandOutput {
  * The symbol's book in this partition, created from the market on first use, in the status the
  * market first had: every later change is a `market.status` command on this log, applied to the
  * book in its place (the live registry's status is ahead of a replay and would refuse the orders
- * the first run took before a pause).
+ * the first run took before a pause). A market listed at run time has its book from its
+ * `market.add` (EngineShard.listMarket); the live list's first state serves only partitions
+ * whose log began before listings made books.
  */
 export function bookFor(p: EnginePartition, markets: MarketRegistry, symbol: string): SymbolBook | undefined {
   const existing = p.books.get(symbol);

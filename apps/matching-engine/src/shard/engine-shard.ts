@@ -1,12 +1,19 @@
 import type { Bus, BusMessage, Subscription, TopicPartition } from '@perp/bus';
 import { TOPICS } from '@perp/contracts';
-import { BookMarketState, type MarketRegistry, type MarketStatus, type OrderBook } from '@perp/domain';
+import {
+  BookMarketState,
+  type Market,
+  type MarketRegistry,
+  type MarketStatus,
+  normalizeSymbol,
+  type OrderBook,
+} from '@perp/domain';
 import { ShardPartitions, type SnapshotPolicy } from '@perp/infrastructure';
 import type { ShardSnapshotRepository } from '@perp/persistence';
 import { type AdlScoresCommand, applyAdlScores } from './adl-scores';
 import { applyBookCommand, type CommandOutput, type OrderCommand } from './book-commands';
 import { commandResult } from './engine-events';
-import { ENGINE_SNAPSHOT_VERSION, EnginePartition } from './engine-partition';
+import { createSymbolBook, ENGINE_SNAPSHOT_VERSION, EnginePartition } from './engine-partition';
 import { ALREADY_APPLIED, type ShardReply } from './engine-replies';
 import { adlRemainder } from './adl-close';
 import {
@@ -83,15 +90,32 @@ export class EngineShard {
   }
 
   /**
-   * A market's status as partition `partition`'s log has it: its book's, else the status the market
-   * first had (no status command of it applied here yet). Undefined for an unknown market.
+   * A market's status as partition `partition`'s log has it: its book's, else for a configured
+   * market the configuration's (no status command of it applied here yet). Undefined for a market
+   * not listed as of this log: unknown, or listed at run time by a `market.add` not applied here.
    */
   marketStatus(partition: number, symbol: string): MarketStatus | undefined {
-    const market = this.markets.find(symbol);
-    if (!market) return undefined;
-    const book = this.partitions.get(partition)?.books.get(market.symbol)?.book;
+    const canonical = this.markets.find(symbol)?.symbol ?? normalizeSymbol(symbol);
+    const book = this.partitions.get(partition)?.books.get(canonical)?.book;
     if (book) return MARKET_STATUS_OF_BOOK[book.state];
-    return this.markets.initial(market.symbol)?.status;
+    return this.markets.configured(canonical) ? this.markets.initial(canonical)?.status : undefined;
+  }
+
+  /**
+   * A market listed at run time (the `market.add` at `m`, taken or replayed): its book in the
+   * partition, in the status the listing gave it, unless the partition has one. From here on the
+   * partition's log decides the book's status; the live list's first state of the market may be a
+   * later one (a compacted markets topic keeps only the latest).
+   */
+  listMarket(m: BusMessage, market: Market): void {
+    const state = this.partitions.getOrCreate(m.partition);
+    if (state.books.has(market.symbol) || this.markets.configured(market.symbol)) return;
+    state.books.set(market.symbol, createSymbolBook(market));
+  }
+
+  /** Whether the group had committed the input at `m` when this member gained its partition. */
+  committedBefore(m: BusMessage): boolean {
+    return this.partitions.replayed(this.partitions.getOrCreate(m.partition), BigInt(m.offset));
   }
 
   /** onAssigned: restore each partition from its latest snapshot and seek past it. */
