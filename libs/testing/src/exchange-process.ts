@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port';
@@ -17,6 +17,40 @@ export function ensureBuilt(): void {
   if ((built || process.env.DIST_BUILT === '1') && existsSync(main)) return;
   execFileSync('bash', [join(REPO_ROOT, 'deploy/scripts/build.sh')], { cwd: REPO_ROOT, stdio: 'inherit' });
   built = true;
+}
+
+/**
+ * A new embedded database directory costs PGlite's initdb: about 6 s of CPU, most of a process
+ * test's start on 2 cores. A process test on a new data directory starts from a copy of an empty
+ * cluster made once per machine and PGlite version instead (the app then migrates it as on any
+ * start); the start from nothing is what `embedded-postgres.spec.ts` and `npm start` go through.
+ */
+function seedEmbeddedDatabase(dataDir: string): void {
+  const pg = join(dataDir, 'pg');
+  if (existsSync(pg)) return;
+  const pglite = join(REPO_ROOT, 'node_modules/@electric-sql/pglite');
+  const { version } = JSON.parse(readFileSync(join(pglite, 'package.json'), 'utf8')) as { version: string };
+  const template = join(tmpdir(), `perp-pglite-empty-${version}`);
+  if (!existsSync(template)) {
+    // Made aside and renamed into place: test processes running side by side may race to make it.
+    const making = `${template}.${process.pid}`;
+    rmSync(making, { recursive: true, force: true });
+    execFileSync(
+      process.execPath,
+      [
+        '-e',
+        `import('@electric-sql/pglite').then(async ({ PGlite }) => (await PGlite.create(${JSON.stringify(making)})).close())`,
+      ],
+      { cwd: REPO_ROOT, stdio: 'inherit' },
+    );
+    try {
+      renameSync(making, template);
+    } catch (e) {
+      rmSync(making, { recursive: true, force: true });
+      if (!existsSync(template)) throw e;
+    }
+  }
+  cpSync(template, pg, { recursive: true });
 }
 
 export interface RunningApp {
@@ -59,6 +93,7 @@ async function startOnce(
   port: number,
 ): Promise<RunningApp> {
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), `perp-${app}-`));
+  if (app === 'exchange' && !(env.DATABASE_URL ?? process.env.DATABASE_URL)) seedEmbeddedDatabase(dataDir);
   let out = '';
   const child = spawn(
     process.execPath,
