@@ -20,8 +20,8 @@ export function ensureBuilt(): void {
 }
 
 /**
- * A new embedded database directory costs PGlite's initdb: about 6 s of CPU, most of a process
- * test's start on 2 cores. A process test on a new data directory starts from a copy of an empty
+ * A new embedded database directory (any app without DATABASE_URL) costs PGlite's initdb: about
+ * 6 s of CPU, most of a process test's start on 2 cores. A process test on a new data directory starts from a copy of an empty
  * cluster made once per machine and PGlite version instead (the app then migrates it as on any
  * start); the start from nothing is what `embedded-postgres.spec.ts` and `npm start` go through.
  */
@@ -93,7 +93,7 @@ async function startOnce(
   port: number,
 ): Promise<RunningApp> {
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), `perp-${app}-`));
-  if (app === 'exchange' && !(env.DATABASE_URL ?? process.env.DATABASE_URL)) seedEmbeddedDatabase(dataDir);
+  if (!(env.DATABASE_URL ?? process.env.DATABASE_URL)) seedEmbeddedDatabase(dataDir);
   let out = '';
   const child = spawn(
     process.execPath,
