@@ -1,3 +1,4 @@
+import { MarketRegistry } from '@perp/domain';
 import { signed } from '@perp/testing';
 import { type InProcessExchange, startInProcessExchange } from '../testing/in-process-exchange';
 import { adminRequest, deposit, newTrader, type Trader } from './trading.harness';
@@ -56,21 +57,12 @@ describe('market pause and resume, as the next order sees them', () => {
       status: 400,
       body: { code: -1121 },
     });
+    const eth = ex.app.get(MarketRegistry).find('ETHUSDT')!;
     const listed = await adminRequest(ex.url, ex.adminToken, '/markets', 'POST', {
+      ...eth,
       symbol: 'AVAXUSDT',
       baseAsset: 'AVAX',
-      quoteAsset: 'USDT',
-      tickSize: '0.001',
-      lotSize: '0.1',
-      minOrderSizeUsd: '5',
-      maxOrderSizeUsd: '500000',
-      maxLeverage: 20,
-      defaultLeverage: 10,
-      maxLongOi: '100000',
-      maxShortOi: '100000',
-      rank: 4,
-      sortOrder: 4,
-      maintenanceBrackets: [{ notionalCap: '1000000', maintMarginRatio: '0.025', maxLeverage: 20 }],
+      status: 'TRADING',
     });
     expect(listed).toMatchObject({ status: 200, body: { symbol: 'AVAXUSDT', status: 'TRADING' } });
     expect(

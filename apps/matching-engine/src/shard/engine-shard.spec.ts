@@ -6,6 +6,7 @@ import type { MarketsProjection } from '@perp/infrastructure';
 import { ShardSnapshotRepository, openTestDatabase, type TestDatabase } from '@perp/persistence';
 import { EngineCommandsConsumer } from '../engine-commands.consumer';
 import { MarketAdmin } from '../markets/market-admin';
+import { placeCommand } from './__fixtures__/commands';
 import { ALICE, BOB, BTC } from './__fixtures__/markets';
 
 let db: TestDatabase;
@@ -82,26 +83,12 @@ function place(
   extra: Record<string, unknown> = {},
   symbol = 'BTCUSDT',
 ) {
-  return send(
-    {
-      type: 'order.place',
-      orderId: randomUUID(),
-      clientOrderId: `c-${randomUUID().slice(0, 8)}`,
-      user,
-      side,
-      orderType: 'LIMIT',
-      timeInForce: 'GTC',
-      quantity,
-      price,
-      reduceOnly: false,
-      workingType: 'CONTRACT_PRICE',
-      priceProtect: false,
-      selfTradePreventionMode: 'EXPIRE_TAKER',
-      frozenMargin: '0',
-      ...extra,
-    },
+  const { id: _, ...cmd } = placeCommand(0, user, side, price, quantity, {
+    orderId: randomUUID(),
+    clientOrderId: `c-${randomUUID().slice(0, 8)}`,
     symbol,
-  );
+  });
+  return send({ ...cmd, ...extra }, symbol);
 }
 
 async function settle(): Promise<void> {
