@@ -8,9 +8,18 @@ export TEST_DATABASE_URL=${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432
 export TEST_REDIS_URL=${TEST_REDIS_URL:-redis://127.0.0.1:6379/15}
 
 bash deploy/scripts/ensure-services.sh
+# The format check (single-threaded, about 30 s) runs beside the type check and lint.
+format_log=$(mktemp)
+npx prettier --check . --log-level warn > "$format_log" 2>&1 &
+format_pid=$!
 echo "== type check"; npx tsc -p tsconfig.json
 echo "== lint"; npx eslint . --max-warnings 0
-echo "== format"; npx prettier --check . --log-level warn
+echo "== format"
+format_status=0
+wait $format_pid || format_status=$?
+cat "$format_log"
+rm -f "$format_log"
+[ "$format_status" -eq 0 ]
 echo "== build"; bash deploy/scripts/build.sh
 # Process tests use this dist/ as it is (libs/testing ensureBuilt) instead of building it again.
 export DIST_BUILT=1
@@ -27,9 +36,10 @@ if [ $# -gt 0 ]; then
   exit $status
 fi
 # Two test processes on a 2-core machine: the suites that run the exchange as several processes
-# (clusters on the Kafka mock, every app from dist/) one after another, beside the in-process
-# suites one after another. Jest's own two workers could run two clusters at once.
-multi='apps/exchange/src/(cluster/|apps-(metrics|health)\.e2e)'
+# (clusters on the Kafka mock, every app from dist/, and durability's kill -9 rounds, which keep
+# the two lanes about as long) one after another, beside the in-process suites one after another.
+# Jest's own two workers could run two clusters at once.
+multi='apps/exchange/src/(cluster/|apps-(metrics|health)\.e2e|durability\.e2e)'
 work=$(mktemp -d)
 status=0
 TEST_SUMMARY_FILE=$work/multi npx jest --ci --runInBand --testPathPatterns "$multi" > "$work/multi.log" 2>&1 &
