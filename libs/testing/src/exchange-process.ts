@@ -21,9 +21,10 @@ export function ensureBuilt(): void {
 
 /**
  * A new embedded database directory (any app without DATABASE_URL) costs PGlite's initdb: about
- * 6 s of CPU, most of a process test's start on 2 cores. A process test on a new data directory starts from a copy of an empty
- * cluster made once per machine and PGlite version instead (the app then migrates it as on any
- * start); the start from nothing is what `embedded-postgres.spec.ts` and `npm start` go through.
+ * 6 s of CPU, most of a process test's start on 2 cores. A process test on a new data directory
+ * starts from a copy of an empty cluster made once per machine and PGlite version instead (the
+ * app then migrates it as on any start); the start from nothing is what `embedded-postgres.spec.ts`
+ * and `npm start` go through.
  */
 function seedEmbeddedDatabase(dataDir: string): void {
   const pg = join(dataDir, 'pg');
