@@ -1,4 +1,4 @@
-import { type Chain, type Market, Money } from '@perp/domain';
+import { type Chain, type Market, Money, orderLimits } from '@perp/domain';
 import { ORDER_TYPES } from './new-order';
 
 /** What exchangeInfo lists: the /fapi/v1/order types plus the algo-only trailing stop. */
@@ -23,15 +23,12 @@ export const RATE_LIMITS: readonly ExchangeInfoRateLimit[] = [
   { rateLimitType: 'ORDERS', interval: 'SECOND', intervalNum: 10, limit: 300 },
 ];
 
-/** Upper bound for prices and quantities: the engine's integer ticks and lots stay exact below it. */
-const MAX_UNITS = 1_000_000_000;
-
 function maxPrice(m: Market): string {
-  return new Money(MAX_UNITS).toFixed(m.pricePrecision);
+  return orderLimits(m).maxPrice.toFixed(m.pricePrecision);
 }
 
 function maxQty(m: Market): string {
-  return new Money(MAX_UNITS).toFixed(m.quantityPrecision);
+  return orderLimits(m).maxQty.toFixed(m.quantityPrecision);
 }
 
 /** One symbol entry of /fapi/v1/exchangeInfo: Binance's shape plus the spec's own fields. */

@@ -1,4 +1,5 @@
-import type { Market } from '../markets/market';
+import { type Market, parseMarket } from '../markets/market';
+import { orderLimits } from '../markets/order-limits';
 import { Money } from '../money/money';
 import { BTC, ETH, FEE_TIERS, lookup, SOL } from './__fixtures__/markets';
 import { AccountBook } from './account-book';
@@ -122,6 +123,42 @@ describe('quantity and notional', () => {
     expect(reason(book.placeOrder('u1', order('LIMIT', { price: '30000', quantity: '170' })))).toBe(
       'INVALID_QUANTITY',
     ); // 5.1M > 5M
+  });
+
+  it("refuses what the book's integers cannot hold on a market of very small steps, as exchangeInfo's maxima say", () => {
+    const tiny = parseMarket({
+      ...BTC,
+      symbol: 'TINYUSDT',
+      baseAsset: 'TINY',
+      lotSize: '0.000000000001',
+      tickSize: '0.000000000001',
+    });
+    // 2^40 lots and 2^48 ticks.
+    expect(orderLimits(tiny).maxQty.toFixed()).toBe('1.099511627776');
+    expect(orderLimits(tiny).maxPrice.toFixed()).toBe('281.474976710656');
+    expect(orderLimits(BTC).maxQty.toFixed()).toBe('1000000000');
+    const book = setup('10000', [tiny]);
+    const place = (price: string, quantity: string, stopPrice?: string) =>
+      book.placeOrder(
+        'u1',
+        order(stopPrice ? 'STOP' : 'LIMIT', { symbol: 'TINYUSDT', price, quantity, stopPrice }),
+      );
+    expect(place('5', '2')).toMatchObject({
+      ok: false,
+      reason: 'INVALID_QUANTITY',
+      message: 'quantity above the maximum 1.099511627776',
+    });
+    expect(place('1000', '0.1')).toMatchObject({
+      ok: false,
+      reason: 'INVALID_PRICE',
+      message: 'price above the maximum 281.474976710656',
+    });
+    expect(place('5', '1', '300')).toMatchObject({
+      ok: false,
+      reason: 'INVALID_PRICE',
+      message: 'stopPrice above the maximum 281.474976710656',
+    });
+    expect(reason(place('5', '1'))).toBe('ACCEPTED');
   });
 
   it('measures MARKET orders at the mark price and LIMIT orders at their own price', () => {

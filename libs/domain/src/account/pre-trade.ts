@@ -1,5 +1,6 @@
 import type BigNumber from 'bignumber.js';
 import type { Market } from '../markets/market';
+import { orderLimits } from '../markets/order-limits';
 import { parsedOnce } from '../markets/parsed-once';
 import { Money } from '../money/money';
 import type { Account, MarketLookup, MarkPrices } from './account';
@@ -132,6 +133,16 @@ export function checkOrderShape(
       'INVALID_QUANTITY',
       `notional ${notional.toFixed()} outside [${market.minOrderSizeUsd}, ${market.maxOrderSizeUsd}]`,
     );
+  // Within the notional bounds, only a market of very small steps gets here: the book's integers.
+  const { maxQty, maxPrice } = orderLimits(market);
+  if (quantity.gt(maxQty))
+    return reject('INVALID_QUANTITY', `quantity above the maximum ${maxQty.toFixed()}`);
+  for (const [name, price] of [
+    ['price', req.price],
+    ['stopPrice', req.stopPrice],
+  ] as const)
+    if (price?.gt(maxPrice))
+      return reject('INVALID_PRICE', `${name} above the maximum ${maxPrice.toFixed()}`);
   return { ok: true, quantity, referencePrice: ref, notional };
 }
 

@@ -1,3 +1,4 @@
+import { MAX_ORDER_LOTS, MAX_PRICE_TICKS } from '../markets/order-limits';
 import { Matcher } from './matching';
 import type { OrderBookApi } from './order-book-api';
 import { Slot } from './order-pool';
@@ -62,8 +63,8 @@ export class OrderBook extends Matcher implements OrderBookApi {
       config.maxShortOi ?? Number.MAX_SAFE_INTEGER,
     );
     this._state = config.state ?? State.TRADING;
-    this.maxOrderQty = config.maxOrderQty ?? 2 ** 40;
-    this.maxPrice = config.maxPrice ?? 2 ** 48;
+    this.maxOrderQty = config.maxOrderQty ?? MAX_ORDER_LOTS;
+    this.maxPrice = config.maxPrice ?? MAX_PRICE_TICKS;
   }
 
   get state(): BookMarketState {
