@@ -21,7 +21,7 @@ const FAPI_MEANING: Record<FapiErrorName, string> = {
   DISCONNECTED: 'a service could not be reached or is behind: nothing was done, try again',
   TOO_MANY_REQUESTS: 'request weight or order count above its ceiling (`Retry-After`)',
   TIMEOUT: 'sent, but the result did not come back in time: look the order up before resending',
-  INVALID_QUANTITY: 'filter failure: lot, tick, min/max notional, or a non-positive amount',
+  INVALID_QUANTITY: 'filter failure: lot, tick, min/max notional, max quantity, or a non-positive amount',
   INVALID_TIMESTAMP: '`timestamp` more than 60 s from the server time',
   ILLEGAL_CHARS: 'a parameter that does not parse (number, id, limit)',
   MANDATORY_PARAM_EMPTY_OR_MALFORMED: 'a required parameter missing, empty, repeated or malformed',
@@ -30,7 +30,8 @@ const FAPI_MEANING: Record<FapiErrorName, string> = {
   INVALID_SYMBOL: 'no such market (after alias normalization)',
   INVALID_LISTEN_KEY: 'no active listenKey, or another one',
   INVALID_DATA_FOR_PARAMETER: 'a value outside the accepted set',
-  NEW_ORDER_REJECTED: 'the order was refused (market status, trigger limits, post-only would take)',
+  NEW_ORDER_REJECTED:
+    'the order was refused (market status, max price, trigger limits, post-only would take)',
   UNKNOWN_ORDER: 'no open order to cancel or modify',
   NO_SUCH_ORDER: 'no such order',
   API_KEY_FORMAT: 'client order id already used by an active order',
