@@ -23,6 +23,8 @@ const BTC = 'BTCUSDT';
 const ORDERS_PER_10S = 60;
 /** A market added by the operator with small order limits (MAX_NUM_ORDERS 2, MAX_NUM_ALGO_ORDERS 1). */
 const SMALL = 'ALGOUSDT';
+/** Listed with a lot and a tick of 1e-12: the book's integer bounds come before 1e9 units. */
+const DUST = 'DUSTUSDT';
 const DAY = 24 * 3600_000;
 
 type Row = [name: string, status: number, code: number | string, request: () => Promise<HttpResponse>];
@@ -79,6 +81,9 @@ describe('FAPI error tables, row by row', () => {
     void _ref;
     const market = { ...btc, symbol: SMALL, baseAsset: 'ALGO', maxOpenOrders: 2, maxAlgoOrders: 1, rank: 99 };
     expect((await adminRequest(ex.url, ex.adminToken, '/markets', 'POST', market)).status).toBe(200);
+    const steps = '0.000000000001';
+    const dust = { ...btc, symbol: DUST, baseAsset: 'DUST', lotSize: steps, tickSize: steps, rank: 98 };
+    expect((await adminRequest(ex.url, ex.adminToken, '/markets', 'POST', dust)).status).toBe(200);
     expect(
       (await adminRequest(ex.url, ex.adminToken, `/prices/${SMALL}`, 'POST', { indexPrice: '50000' })).status,
     ).toBe(200);
@@ -130,6 +135,12 @@ describe('FAPI error tables, row by row', () => {
   const business: Row[] = [
     ['quantity below one lot', 400, -1013, () => order(t, { quantity: '0.0001' })],
     ['notional above the maximum order size', 400, -1013, () => order(t, { quantity: '200' })],
+    [
+      'quantity above the maximum (2^40 lots)',
+      400,
+      -1013,
+      () => order(t, { symbol: DUST, price: '5', quantity: '2' }),
+    ],
     ['timestamp 61 s old', 400, -1021, () => req(t, 'v2/account', { timestamp: Date.now() - 61_000 })],
     ['timestamp 61 s ahead', 400, -1021, () => req(t, 'v2/account', { timestamp: Date.now() + 61_000 })],
     ['unparseable quantity', 400, -1100, () => order(t, { quantity: '1e-3x' })],
@@ -176,6 +187,12 @@ describe('FAPI error tables, row by row', () => {
     ['unknown type', 400, -1130, () => order(t, { type: 'ICEBERG' })],
     ['unknown positionSide', 400, -1130, () => order(t, { positionSide: 'MIDDLE' })],
     ['GTX that would take', 400, -2010, () => order(t, { price: '50200', timeInForce: 'GTX' })],
+    [
+      'price above the maximum (2^48 ticks)',
+      400,
+      -2010,
+      () => order(t, { symbol: DUST, price: '1000', quantity: '0.1' }),
+    ],
     [
       'cancel of an order the engine does not hold',
       400,
@@ -313,6 +330,23 @@ describe('FAPI error tables, row by row', () => {
   it.each(business)('%s: %i {code: %i, msg}', async (_name, status, code, request) => {
     const r = await request();
     expect({ status: r.status, body: r.body }).toEqual({ status, body: { code, msg: expect.any(String) } });
+  });
+
+  it("names the maximum a market of very small steps holds (exchangeInfo's LOT_SIZE and PRICE_FILTER)", async () => {
+    const info = (await http(`${ex.url}/fapi/v1/exchangeInfo`)).body as {
+      symbols: { symbol: string; filters: { filterType: string; maxQty?: string; maxPrice?: string }[] }[];
+    };
+    const filters = info.symbols.find((x) => x.symbol === DUST)!.filters;
+    expect(filters.find((f) => f.filterType === 'LOT_SIZE')?.maxQty).toBe('1.099511627776');
+    expect(filters.find((f) => f.filterType === 'PRICE_FILTER')?.maxPrice).toBe('281.474976710656');
+    expect((await order(t, { symbol: DUST, price: '5', quantity: '2' })).body).toEqual({
+      code: -1013,
+      msg: 'quantity above the maximum 1.099511627776',
+    });
+    expect((await order(t, { symbol: DUST, price: '1000', quantity: '0.1' })).body).toEqual({
+      code: -2010,
+      msg: 'price above the maximum 281.474976710656',
+    });
   });
 
   it('order count above the ceiling: 429 -1003 with the count headers', async () => {
