@@ -137,12 +137,8 @@ export function checkOrderShape(
   const { maxQty, maxPrice } = orderLimits(market);
   if (quantity.gt(maxQty))
     return reject('INVALID_QUANTITY', `quantity above the maximum ${maxQty.toFixed()}`);
-  for (const [name, price] of [
-    ['price', req.price],
-    ['stopPrice', req.stopPrice],
-  ] as const)
-    if (price?.gt(maxPrice))
-      return reject('INVALID_PRICE', `${name} above the maximum ${maxPrice.toFixed()}`);
+  const above = req.price?.gt(maxPrice) ? 'price' : req.stopPrice?.gt(maxPrice) ? 'stopPrice' : undefined;
+  if (above) return reject('INVALID_PRICE', `${above} above the maximum ${maxPrice.toFixed()}`);
   return { ok: true, quantity, referencePrice: ref, notional };
 }
 
