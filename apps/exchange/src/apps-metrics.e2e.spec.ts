@@ -24,7 +24,8 @@ describe('GET /metrics of every app in a cluster (real processes, Kafka mock)', 
 
   it('moves HTTP, order, bus, engine and book series in the apps that own them', async () => {
     cluster = await openClusterEnvironment('metrics', 14);
-    for (const app of APPS) apps.set(app, await cluster.start(app));
+    const started = await cluster.startAll(APPS);
+    APPS.forEach((app, i) => apps.set(app, started[i]!));
     const url = apps.get('gateway')!.url;
 
     const trader = await newTrader(url);

@@ -2,7 +2,7 @@ import { HOT_STORE, type HotStore } from '@perp/cache';
 import { accountProjectionOf, HOT_KEYS, userIdForAddress } from '@perp/contracts';
 import { Account } from '@perp/domain';
 import { IncomeRepository, openDataSource, TradeRepository } from '@perp/persistence';
-import type { HttpResponse } from '@perp/testing';
+import type { HttpResponse, RunningApp } from '@perp/testing';
 import { startInProcessExchange, TEST_ADMIN_TOKEN } from '../testing/in-process-exchange';
 import { type ClusterEnvironment, openClusterEnvironment } from './cluster-environment.harness';
 import {
@@ -120,11 +120,16 @@ describe('crash and replay: killed risk and engine shards (real processes, Kafka
     });
     const { redis, env } = cluster;
     const dbUrl = env.DATABASE_URL!;
-    const start = (app: string) => cluster!.start(app);
-    const gateway = await start('gateway');
-    const engines = [await start('matching-engine'), await start('matching-engine')];
-    const risks = [await start('risk'), await start('risk')];
-    await start('market-data');
+    const [gateway, e0, e1, r0, r1] = await cluster.startAll([
+      'gateway',
+      'matching-engine',
+      'matching-engine',
+      'risk',
+      'risk',
+      'market-data',
+    ]);
+    const engines = [e0!, e1!];
+    const risks = [r0!, r1!];
     const url = gateway.url;
     const traders = await scriptTraders(url);
     await fund(url, TEST_ADMIN_TOKEN, traders);
@@ -138,8 +143,10 @@ describe('crash and replay: killed risk and engine shards (real processes, Kafka
     // Mid-stream: the makers' settlement copies may still be in flight.
     await risks[0].stop('SIGKILL');
     await engines[0].stop('SIGKILL');
-    risks[0] = await start('risk');
-    engines[0] = await start('matching-engine');
+    [risks[0], engines[0]] = (await cluster.startAll(['risk', 'matching-engine'])) as [
+      RunningApp,
+      RunningApp,
+    ];
     await untilEveryRiskPartitionAnswers(url, traders);
     for (const step of script.slice(half)) {
       const r = await runStep(url, TEST_ADMIN_TOKEN, traders, step);

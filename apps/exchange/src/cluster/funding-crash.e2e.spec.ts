@@ -46,12 +46,15 @@ describe('funding across kill -9 of the funding service and a risk shard (real p
       RISK_SNAPSHOT_EVERY: '3',
       RISK_SNAPSHOT_MIN_INTERVAL_MS: '0',
     });
-    const start = (app: string) => cluster!.start(app);
-    const gateway = await start('gateway');
-    await start('matching-engine');
-    const risks: RunningApp[] = [await start('risk'), await start('risk')];
-    await start('market-data');
-    const funding = await start('funding');
+    const [gateway, , r0, r1, , funding] = await cluster.startAll([
+      'gateway',
+      'matching-engine',
+      'risk',
+      'risk',
+      'market-data',
+      'funding',
+    ]);
+    const risks: RunningApp[] = [r0!, r1!];
     const url = gateway.url;
     const traders = await scriptTraders(url);
     await fund(url, TEST_ADMIN_TOKEN, traders);
@@ -97,8 +100,7 @@ describe('funding across kill -9 of the funding service and a risk shard (real p
     await funding.stop('SIGKILL');
     await risks[0]!.stop('SIGKILL');
     await index(T + 1_000);
-    risks[0] = await start('risk');
-    await start('funding');
+    [risks[0]] = await cluster.startAll(['risk', 'funding']);
     await untilEveryRiskPartitionAnswers(url, traders);
     const fees = await settledFees(ds, traders, 4);
 

@@ -53,10 +53,14 @@ describe('liquidation cascade across kill -9 of a risk shard and the engine shar
       DEPLOY_DIR: deployDir,
     });
     const start = (app: string) => cluster!.start(app);
-    const gateway = await start('gateway');
-    const engine = await start('matching-engine');
-    const risks = [await start('risk'), await start('risk')];
-    await start('market-data');
+    const [gateway, engine, r0, r1] = await cluster.startAll([
+      'gateway',
+      'matching-engine',
+      'risk',
+      'risk',
+      'market-data',
+    ]);
+    const risks = [r0!, r1!];
     const url = gateway.url;
 
     const push = (indexPrice: string) =>

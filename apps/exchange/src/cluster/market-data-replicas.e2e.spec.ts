@@ -59,11 +59,7 @@ describe('market data on two gateway replicas (real processes, Kafka mock)', () 
       // The test polls every public read until the replicas settle.
       RATE_LIMIT_WEIGHT_PER_MIN: '1000000',
     });
-    const start = (app: string) => cluster!.start(app);
-    const gateways = [await start('gateway'), await start('gateway')];
-    await start('matching-engine');
-    await start('risk');
-    await start('market-data');
+    const gateways = await cluster.startAll(['gateway', 'gateway', 'matching-engine', 'risk', 'market-data']);
     const [one, two] = gateways.map((g) => g.url) as [string, string];
     const traders = await scriptTraders(one);
     await fund(one, TEST_ADMIN_TOKEN, traders);

@@ -39,10 +39,14 @@ describe('algo triggers across a killed risk shard (real processes, Kafka mock)'
       DEPLOY_DIR: deployDir,
     });
     const start = (app: string) => cluster!.start(app);
-    const gateway = await start('gateway');
-    await start('matching-engine');
-    const risks = [await start('risk'), await start('risk')];
-    await start('market-data');
+    const [gateway, , r0, r1] = await cluster.startAll([
+      'gateway',
+      'matching-engine',
+      'risk',
+      'risk',
+      'market-data',
+    ]);
+    const risks = [r0!, r1!];
     const url = gateway.url;
     const mark = async (indexPrice: string) =>
       expect(
