@@ -36,10 +36,11 @@ if [ $# -gt 0 ]; then
   exit $status
 fi
 # Two test processes on a 2-core machine: the suites that run the exchange as several processes
-# (clusters on the Kafka mock, every app from dist/, and durability's kill -9 rounds, which keep
-# the two lanes about as long) one after another, beside the in-process suites one after another.
-# Jest's own two workers could run two clusters at once.
-multi='apps/exchange/src/(cluster/|apps-(metrics|health)\.e2e|durability\.e2e)'
+# (clusters on the Kafka mock, every app from dist/, durability's kill -9 rounds) and the Kafka
+# adapter's own suites on the mock (mostly waiting on it; they keep the two lanes about as long)
+# one after another, beside the in-process suites one after another. Jest's own two workers could
+# run two clusters at once.
+multi='apps/exchange/src/(cluster/|apps-(metrics|health)\.e2e|durability\.e2e)|libs/bus/src/kafka/(kafka-bus|member-eviction)\.spec'
 work=$(mktemp -d)
 status=0
 TEST_SUMMARY_FILE=$work/multi npx jest --ci --runInBand --testPathPatterns "$multi" > "$work/multi.log" 2>&1 &

@@ -3,6 +3,7 @@ import {
   Logger,
   type OnApplicationBootstrap,
   type OnModuleDestroy,
+  type OnModuleInit,
   Optional,
 } from '@nestjs/common';
 import {
@@ -10,6 +11,7 @@ import {
   Bus,
   type BusMessage,
   HEADER_CORRELATION_ID,
+  Joining,
   PartitionKeys,
   type Subscription,
 } from '@perp/bus';
@@ -41,9 +43,10 @@ export const ENGINE_GROUP = 'matching-engine';
  * order. Output ids derive from (partition, offset, index), so a replay re-emits the same ids.
  */
 @Injectable()
-export class EngineCommandsConsumer implements OnApplicationBootstrap, OnModuleDestroy {
+export class EngineCommandsConsumer implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('engine');
   private subscription?: Subscription;
+  private readonly joining = new Joining();
   readonly shard: EngineShard;
   private readonly riskPartitions: PartitionKeys;
 
@@ -60,16 +63,28 @@ export class EngineCommandsConsumer implements OnApplicationBootstrap, OnModuleD
     if (metrics) sampleBooks(metrics, this.shard, registry);
   }
 
+  /**
+   * Joins beside the markets projection's group (each new group waits out the broker's initial
+   * rebalance delay); commands are checked against the markets as of every earlier change, so
+   * partitions are restored, and commands applied, once the markets are read.
+   */
+  onModuleInit(): void {
+    this.joining.start([
+      this.bus.subscribe({
+        groupId: ENGINE_GROUP,
+        topics: [TOPICS.engineCommands.name],
+        batchHandler: (ms) => this.handleTurn(ms),
+        onAssigned: async (partitions, sub) => {
+          await this.markets.ready();
+          await this.shard.assigned(partitions, sub);
+        },
+        onRevoked: (partitions) => this.shard.revoked(partitions),
+      }),
+    ]);
+  }
+
   async onApplicationBootstrap(): Promise<void> {
-    // Commands are checked against the markets as of every earlier change.
-    await this.markets.ready();
-    this.subscription = await this.bus.subscribe({
-      groupId: ENGINE_GROUP,
-      topics: [TOPICS.engineCommands.name],
-      batchHandler: (ms) => this.handleTurn(ms),
-      onAssigned: (partitions, sub) => this.shard.assigned(partitions, sub),
-      onRevoked: (partitions) => this.shard.revoked(partitions),
-    });
+    [this.subscription] = await this.joining.joined();
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -83,6 +98,7 @@ export class EngineCommandsConsumer implements OnApplicationBootstrap, OnModuleD
    * admin commands (rare) first flush what the turn produced, so market states stay in log order.
    */
   private async handleTurn(messages: readonly BusMessage[]): Promise<void> {
+    if (!this.markets.isReady) await this.markets.ready();
     const partition = messages[0]!.partition;
     await this.shard.inTurn(partition, async () => {
       let sends: Promise<unknown>[] = [];

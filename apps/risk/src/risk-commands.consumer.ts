@@ -4,9 +4,10 @@ import {
   Logger,
   type OnApplicationBootstrap,
   type OnModuleDestroy,
+  type OnModuleInit,
   Optional,
 } from '@nestjs/common';
-import { afterBatch, Bus, type BusMessage, type Subscription } from '@perp/bus';
+import { afterBatch, Bus, type BusMessage, Joining, type Subscription } from '@perp/bus';
 import { HOT_STORE, type HotStore } from '@perp/cache';
 import { MessageValidationError, parseMessage, TOPICS } from '@perp/contracts';
 import { type Chain, MarketRegistry } from '@perp/domain';
@@ -19,9 +20,10 @@ export const RISK_GROUP = 'risk';
 
 /** The risk shard's input: the risk-command partitions (users) the group assigns this member. */
 @Injectable()
-export class RiskCommandsConsumer implements OnApplicationBootstrap, OnModuleDestroy {
+export class RiskCommandsConsumer implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('risk');
   private subscription?: Subscription;
+  private readonly joining = new Joining();
   readonly shard: RiskShard;
 
   constructor(
@@ -35,15 +37,27 @@ export class RiskCommandsConsumer implements OnApplicationBootstrap, OnModuleDes
     this.shard = new RiskShard(bus, registry, chain, hot, snapshots, snapshotPolicyFromEnv('RISK'));
   }
 
+  /**
+   * Joins beside the markets projection's group (each new group waits out the broker's initial
+   * rebalance delay): partitions are restored, and commands applied, once the markets are read.
+   */
+  onModuleInit(): void {
+    this.joining.start([
+      this.bus.subscribe({
+        groupId: RISK_GROUP,
+        topics: [TOPICS.riskCommands.name],
+        batchHandler: (ms) => this.handleTurn(ms),
+        onAssigned: async (partitions, sub) => {
+          await this.markets.ready();
+          await this.shard.assigned(partitions, sub);
+        },
+        onRevoked: (partitions) => this.shard.revoked(partitions),
+      }),
+    ]);
+  }
+
   async onApplicationBootstrap(): Promise<void> {
-    await this.markets.ready();
-    this.subscription = await this.bus.subscribe({
-      groupId: RISK_GROUP,
-      topics: [TOPICS.riskCommands.name],
-      batchHandler: (ms) => this.handleTurn(ms),
-      onAssigned: (partitions, sub) => this.shard.assigned(partitions, sub),
-      onRevoked: (partitions) => this.shard.revoked(partitions),
-    });
+    [this.subscription] = await this.joining.joined();
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -53,6 +67,7 @@ export class RiskCommandsConsumer implements OnApplicationBootstrap, OnModuleDes
 
   /** A batched turn: every waiting command of one partition, applied in order, one commit. */
   private async handleTurn(messages: readonly BusMessage[]): Promise<void> {
+    if (!this.markets.isReady) await this.markets.ready();
     const inputs: RiskInput[] = [];
     for (const m of messages) {
       try {

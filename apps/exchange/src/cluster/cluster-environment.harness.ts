@@ -40,7 +40,14 @@ export async function openClusterEnvironment(
     databaseUrl: testDatabaseUrl(),
     redisUrl: `redis://127.0.0.1:6379/${db}`,
     adminToken: TEST_ADMIN_TOKEN,
-    env,
+    env: {
+      // As the fault harness: the mock holds a join into a formed group for the session timeout
+      // less a second, and refuses a follower whose SyncGroup comes after the leader's.
+      KAFKA_SESSION_TIMEOUT_MS: '3000',
+      KAFKA_HEARTBEAT_INTERVAL_MS: '300',
+      KAFKA_LEADER_SYNC_DELAY_MS: '200',
+      ...env,
+    },
   });
   const apps: RunningApp[] = [];
   const start = async (app: string, readyTimeoutMs = 60_000) => {

@@ -20,6 +20,11 @@ describe('order lookup from history waits for the projector', () => {
   const api = (method: string, path: string, body?: unknown) =>
     json(`${ex.url}/api/v1${path}`, method, body, token);
   const projector = () => ex.app.get(HistoryProjector, { strict: false });
+  /** The projector joins again, as at boot, and catches up. */
+  const resumeProjector = async () => {
+    projector().onModuleInit();
+    await projector().onApplicationBootstrap();
+  };
 
   beforeAll(async () => {
     ex = await startInProcessExchange({ UPSTREAM_TIMEOUT_MS: '1500' });
@@ -62,7 +67,7 @@ describe('order lookup from history waits for the projector', () => {
     const id = await canceledBehindTheProjector();
     const read = api('GET', `/orders/${id}`);
     await new Promise((r) => setTimeout(r, 200));
-    await projector().onApplicationBootstrap();
+    await resumeProjector();
     const r = await read;
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ id, status: 'canceled' });
@@ -75,7 +80,7 @@ describe('order lookup from history waits for the projector', () => {
     try {
       expect(await fapi(id)).toMatchObject({ status: 500, body: { code: -1001, msg: expect.any(String) } });
     } finally {
-      await projector().onApplicationBootstrap();
+      await resumeProjector();
     }
     expect((await fapi(id)).body).toMatchObject({ orderId: id, status: 'CANCELED' });
   });
@@ -86,7 +91,7 @@ describe('order lookup from history waits for the projector', () => {
       const r = await api('GET', `/orders/${id}`);
       expect([r.status, r.body]).toEqual([503, { error: expect.any(String), code: 'SERVICE_UNAVAILABLE' }]);
     } finally {
-      await projector().onApplicationBootstrap();
+      await resumeProjector();
     }
     const after = await api('GET', `/orders/${id}`);
     expect(after.body).toMatchObject({ id, status: 'canceled' });

@@ -4,8 +4,9 @@ import {
   Logger,
   type OnApplicationBootstrap,
   type OnModuleDestroy,
+  type OnModuleInit,
 } from '@nestjs/common';
-import { afterBatch, Bus, type BusMessage, type Subscription } from '@perp/bus';
+import { afterBatch, Bus, type BusMessage, Joining, type Subscription } from '@perp/bus';
 import { HOT_STORE, type HotStore } from '@perp/cache';
 import { HOT_KEYS, markPriceFields, type PriceEvent, TOPICS } from '@perp/contracts';
 import { CandleSeries, Money } from '@perp/domain';
@@ -34,9 +35,10 @@ const MAX_TURN = 1000;
  * kept in Postgres too, and a new owner writes the hash again when the hot store lost it.
  */
 @Injectable()
-export class PricesProjector implements OnApplicationBootstrap, OnModuleDestroy {
+export class PricesProjector implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(PRICES_CONSUMER);
   private subscription?: Subscription;
+  private readonly joining = new Joining();
   private readonly states = new Map<number, Map<string, PriceSeries>>();
 
   constructor(
@@ -46,17 +48,24 @@ export class PricesProjector implements OnApplicationBootstrap, OnModuleDestroy 
     @Inject(HOT_STORE) private readonly hot: HotStore,
   ) {}
 
+  /** Joins beside the app's other groups (each new group waits out the broker's rebalance delay). */
+  onModuleInit(): void {
+    this.joining.start([
+      subscribeAtMark(this.bus, {
+        name: PRICES_CONSUMER,
+        topics: [TOPICS.prices.name],
+        marks: this.marks,
+        forget: (p) => this.states.delete(p),
+        batchHandler: (ms) => this.handleTurn(ms),
+        maxBatch: MAX_TURN,
+        background: true,
+        restore: (partition) => this.restore(partition),
+      }),
+    ]);
+  }
+
   async onApplicationBootstrap(): Promise<void> {
-    this.subscription = await subscribeAtMark(this.bus, {
-      name: PRICES_CONSUMER,
-      topics: [TOPICS.prices.name],
-      marks: this.marks,
-      forget: (p) => this.states.delete(p),
-      batchHandler: (ms) => this.handleTurn(ms),
-      maxBatch: MAX_TURN,
-      background: true,
-      restore: (partition) => this.restore(partition),
-    });
+    [this.subscription] = await this.joining.joined();
   }
 
   async onModuleDestroy(): Promise<void> {

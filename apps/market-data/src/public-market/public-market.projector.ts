@@ -4,9 +4,10 @@ import {
   Logger,
   type OnApplicationBootstrap,
   type OnModuleDestroy,
+  type OnModuleInit,
   Optional,
 } from '@nestjs/common';
-import { afterBatch, Bus, type BusMessage, type Subscription } from '@perp/bus';
+import { afterBatch, Bus, type BusMessage, Joining, type Subscription } from '@perp/bus';
 import { HOT_STORE, type HotStore } from '@perp/cache';
 import {
   type EngineEvent,
@@ -38,9 +39,10 @@ const TICKER_ROLL_MS = 30_000;
  * partition and dropped when it is revoked or a turn fails, then loaded again from what was written.
  */
 @Injectable()
-export class PublicMarketProjector implements OnApplicationBootstrap, OnModuleDestroy {
+export class PublicMarketProjector implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(PUBLIC_MARKET_CONSUMER);
   private subscription?: Subscription;
+  private readonly joining = new Joining();
   private readonly states = new Map<number, Map<string, SymbolMarket>>();
   private roll?: NodeJS.Timeout;
   /** Per partition, the clock minute ticker minutes were last pruned in (a delete a minute is enough). */
@@ -55,18 +57,25 @@ export class PublicMarketProjector implements OnApplicationBootstrap, OnModuleDe
     @Optional() private readonly metrics?: Metrics,
   ) {}
 
+  /** Joins beside the app's other groups (each new group waits out the broker's rebalance delay). */
+  onModuleInit(): void {
+    this.joining.start([
+      subscribeAtMark(this.bus, {
+        name: PUBLIC_MARKET_CONSUMER,
+        topics: [TOPICS.engineEvents.name],
+        marks: this.marks,
+        forget: (p) => this.states.delete(p),
+        batchHandler: (ms) => this.handleTurn(ms),
+        maxBatch: MAX_TURN,
+        background: true,
+        // The turns still load what they touch; the rest is written again at the next assignment.
+        restore: (partition) => this.restore(partition),
+      }),
+    ]);
+  }
+
   async onApplicationBootstrap(): Promise<void> {
-    this.subscription = await subscribeAtMark(this.bus, {
-      name: PUBLIC_MARKET_CONSUMER,
-      topics: [TOPICS.engineEvents.name],
-      marks: this.marks,
-      forget: (p) => this.states.delete(p),
-      batchHandler: (ms) => this.handleTurn(ms),
-      maxBatch: MAX_TURN,
-      background: true,
-      // The turns still load what they touch; the rest is written again at the next assignment.
-      restore: (partition) => this.restore(partition),
-    });
+    [this.subscription] = await this.joining.joined();
     this.roll = setInterval(
       () => void this.rollTickers().catch((e) => this.logger.warn(String(e))),
       TICKER_ROLL_MS,

@@ -86,7 +86,7 @@ async function main(): Promise<void> {
   await bus.connect();
   const memory = new MemorySnapshots();
   const snapshots = memory as unknown as ShardSnapshotRepository;
-  const projection = { ready: () => Promise.resolve() } as unknown as MarketsProjection;
+  const projection = { isReady: true, ready: () => Promise.resolve() } as unknown as MarketsProjection;
   const consumer = () => {
     process.env.ENGINE_SNAPSHOT_EVERY = String(10 * (WARM + N));
     process.env.ENGINE_SNAPSHOT_INTERVAL_MS = String(3_600_000);
@@ -118,6 +118,7 @@ async function main(): Promise<void> {
   // The first owner: applies the warm-up, snapshots, goes away.
   await publish(0, WARM);
   const first = consumer();
+  first.onModuleInit();
   await first.onApplicationBootstrap();
   await until(first, BigInt(published[WARM - 1]!.offset));
   await first.shard.snapshotAll();
@@ -129,6 +130,7 @@ async function main(): Promise<void> {
   const c0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   const second = consumer();
+  second.onModuleInit();
   await second.onApplicationBootstrap();
   await until(second, BigInt(published[WARM + N - 1]!.offset));
   const replaySeconds = Number(process.hrtime.bigint() - t0) / 1e9;
@@ -141,6 +143,7 @@ async function main(): Promise<void> {
   const c2 = process.cpuUsage();
   const t2 = process.hrtime.bigint();
   const third = consumer();
+  third.onModuleInit();
   await third.onApplicationBootstrap();
   await until(third, BigInt(published[WARM + N - 1]!.offset));
   const committedSeconds = Number(process.hrtime.bigint() - t2) / 1e9;

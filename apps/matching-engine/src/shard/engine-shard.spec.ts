@@ -41,15 +41,17 @@ afterEach(async () => {
   await bus.close();
 });
 
+const marketsRead = { isReady: true, ready: () => Promise.resolve() } as unknown as MarketsProjection;
+
 async function startEngine(
   snapshotEvery = 1000,
   republish = false,
   registry = new MarketRegistry([BTC]),
+  projection = marketsRead,
 ): Promise<EngineCommandsConsumer> {
   process.env.ENGINE_SNAPSHOT_EVERY = String(snapshotEvery);
   process.env.ENGINE_SNAPSHOT_MIN_INTERVAL_MS = '0';
   if (republish) process.env.ENGINE_REPLAY_REPUBLISH = '1';
-  const projection = { ready: () => Promise.resolve() } as unknown as MarketsProjection;
   const engine = new EngineCommandsConsumer(
     bus,
     projection,
@@ -60,6 +62,7 @@ async function startEngine(
   delete process.env.ENGINE_SNAPSHOT_EVERY;
   delete process.env.ENGINE_SNAPSHOT_MIN_INTERVAL_MS;
   delete process.env.ENGINE_REPLAY_REPUBLISH;
+  engine.onModuleInit();
   await engine.onApplicationBootstrap();
   engines.push(engine);
   return engine;
@@ -101,6 +104,29 @@ const byType = <T extends EngineEvent['type']>(t: T) =>
   events.filter((e): e is Extract<EngineEvent, { type: T }> => e.type === t);
 
 describe('EngineShard', () => {
+  it('joins before the markets topic is read, and restores and applies nothing until it is', async () => {
+    let read!: () => void;
+    const reading = new Promise<void>((resolve) => (read = resolve));
+    const projection = {
+      isReady: false,
+      ready: () => reading,
+    } as unknown as MarketsProjection;
+    const groups = bus.groupCount;
+    const started = startEngine(1000, false, new MarketRegistry([BTC]), projection);
+    let answered = false;
+    const maker = place(ALICE, 'SELL', '100.5', '0.010').finally(() => (answered = true));
+    await new Promise((r) => setTimeout(r, 100));
+    // The engine's group is joined (beside the markets projection's, each paying the broker's
+    // initial rebalance delay at once), its partitions not restored yet.
+    expect(bus.groupCount).toBe(groups + 1);
+    expect(answered).toBe(false);
+    expect(events).toHaveLength(0);
+    (projection as { isReady: boolean }).isReady = true;
+    read();
+    await started;
+    expect(await maker).toMatchObject({ ok: true, result: { status: 'NEW' } });
+  });
+
   it('matches a resting maker with a crossing taker: one trade with price, qty and split', async () => {
     await startEngine();
     const maker = await place(ALICE, 'SELL', '100.5', '0.010');

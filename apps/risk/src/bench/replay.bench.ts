@@ -139,7 +139,7 @@ async function main(): Promise<void> {
   await bus.connect();
   const memory = new MemorySnapshots();
   const snapshots = memory as unknown as ShardSnapshotRepository;
-  const projection = { ready: () => Promise.resolve() } as unknown as MarketsProjection;
+  const projection = { isReady: true, ready: () => Promise.resolve() } as unknown as MarketsProjection;
   const consumer = () => {
     process.env.RISK_SNAPSHOT_EVERY = String(10 * (WARM + N));
     process.env.RISK_SNAPSHOT_INTERVAL_MS = String(3_600_000);
@@ -167,6 +167,7 @@ async function main(): Promise<void> {
   // The first owner: applies the warm-up, snapshots, goes away.
   await publish(0, WARM);
   const first = consumer();
+  first.onModuleInit();
   await first.onApplicationBootstrap();
   await until(first, BigInt(offsets[WARM - 1]!));
   await first.shard.snapshotAll();
@@ -179,6 +180,7 @@ async function main(): Promise<void> {
   const c0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   const second = consumer();
+  second.onModuleInit();
   await second.onApplicationBootstrap();
   await until(second, last);
   const replaySeconds = Number(process.hrtime.bigint() - t0) / 1e9;
@@ -191,6 +193,7 @@ async function main(): Promise<void> {
   const c1 = process.cpuUsage();
   const t1 = process.hrtime.bigint();
   const third = consumer();
+  third.onModuleInit();
   await third.onApplicationBootstrap();
   await until(third, last);
   const committedSeconds = Number(process.hrtime.bigint() - t1) / 1e9;

@@ -4,8 +4,9 @@ import {
   Logger,
   type OnApplicationBootstrap,
   type OnModuleDestroy,
+  type OnModuleInit,
 } from '@nestjs/common';
-import { afterBatch, Bus, type BusMessage, type Subscription } from '@perp/bus';
+import { afterBatch, Bus, type BusMessage, Joining, type Subscription } from '@perp/bus';
 import {
   type AccountEvent,
   deterministicUuid,
@@ -59,9 +60,10 @@ interface HistoryRows {
  * read-your-writes (`HistoryFreshness`).
  */
 @Injectable()
-export class HistoryProjector implements OnApplicationBootstrap, OnModuleDestroy {
+export class HistoryProjector implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('history');
   private subscription?: Subscription;
+  private readonly joining = new Joining();
 
   constructor(
     private readonly bus: Bus,
@@ -69,15 +71,22 @@ export class HistoryProjector implements OnApplicationBootstrap, OnModuleDestroy
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  /** Joins beside the app's other groups (each new group waits out the broker's rebalance delay). */
+  onModuleInit(): void {
+    this.joining.start([
+      this.bus.subscribe({
+        groupId: HISTORY_GROUP,
+        topics: [TOPICS.accountEvents.name],
+        background: true,
+        batchHandler: (ms) => this.handleTurn(ms),
+        maxBatch: MAX_TURN,
+        onAssigned: resumeAtMark(this.marks, HISTORY_CONSUMER),
+      }),
+    ]);
+  }
+
   async onApplicationBootstrap(): Promise<void> {
-    this.subscription = await this.bus.subscribe({
-      groupId: HISTORY_GROUP,
-      topics: [TOPICS.accountEvents.name],
-      background: true,
-      batchHandler: (ms) => this.handleTurn(ms),
-      maxBatch: MAX_TURN,
-      onAssigned: resumeAtMark(this.marks, HISTORY_CONSUMER),
-    });
+    [this.subscription] = await this.joining.joined();
   }
 
   async onModuleDestroy(): Promise<void> {

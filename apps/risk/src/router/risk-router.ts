@@ -1,5 +1,11 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { afterBatch, Bus, type BusMessage, PartitionKeys, type Subscription } from '@perp/bus';
+import {
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+  type OnModuleInit,
+} from '@nestjs/common';
+import { afterBatch, Bus, type BusMessage, Joining, PartitionKeys, type Subscription } from '@perp/bus';
 import {
   type EngineEvent,
   MessageValidationError,
@@ -52,21 +58,29 @@ export function engineEventRecipients(event: EngineEvent): EngineEventCopy[] {
  * what they already applied. (Market statuses the engine copies itself, before it answers.)
  */
 @Injectable()
-export class RiskRouter implements OnApplicationBootstrap, OnModuleDestroy {
+export class RiskRouter implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('risk-router');
   private subscription?: Subscription;
+  private readonly joining = new Joining();
   private readonly partitionKeys: PartitionKeys;
 
   constructor(private readonly bus: Bus) {
     this.partitionKeys = new PartitionKeys(bus, 'price-broadcast');
   }
 
+  /** Joins beside the app's other groups (each new group waits out the broker's rebalance delay). */
+  onModuleInit(): void {
+    this.joining.start([
+      this.bus.subscribe({
+        groupId: RISK_ROUTER_GROUP,
+        topics: [TOPICS.engineEvents.name, TOPICS.prices.name, TOPICS.funding.name, TOPICS.clock.name],
+        batchHandler: (ms) => this.handleTurn(ms),
+      }),
+    ]);
+  }
+
   async onApplicationBootstrap(): Promise<void> {
-    this.subscription = await this.bus.subscribe({
-      groupId: RISK_ROUTER_GROUP,
-      topics: [TOPICS.engineEvents.name, TOPICS.prices.name, TOPICS.funding.name, TOPICS.clock.name],
-      batchHandler: (ms) => this.handleTurn(ms),
-    });
+    [this.subscription] = await this.joining.joined();
   }
 
   async onModuleDestroy(): Promise<void> {

@@ -21,7 +21,8 @@ export class MarketsProjection implements OnModuleInit, OnApplicationBootstrap, 
   private subscription?: Subscription;
   private readonly joining = new Joining();
   private caughtUp = false;
-  private readonly waiters: (() => void)[] = [];
+  private failure?: Error;
+  private readonly waiters: { resolve: () => void; reject: (e: Error) => void }[] = [];
 
   constructor(
     private readonly bus: Bus,
@@ -33,6 +34,8 @@ export class MarketsProjection implements OnModuleInit, OnApplicationBootstrap, 
 
   onModuleInit(): void {
     this.joining.start([this.follow()]);
+    // Consumers joining beside this one wait for ready(): it fails with the join.
+    this.joining.joined().catch((e: unknown) => this.fail(e instanceof Error ? e : new Error(String(e))));
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -69,9 +72,16 @@ export class MarketsProjection implements OnModuleInit, OnApplicationBootstrap, 
     });
   }
 
-  /** Resolves once every market change published before boot is applied. */
+  /** True once every market change published before boot is applied. */
+  get isReady(): boolean {
+    return this.caughtUp;
+  }
+
+  /** Resolves once every market change published before boot is applied; fails if the join did. */
   ready(): Promise<void> {
-    return this.caughtUp ? Promise.resolve() : new Promise((resolve) => this.waiters.push(resolve));
+    if (this.caughtUp) return Promise.resolve();
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -80,6 +90,11 @@ export class MarketsProjection implements OnModuleInit, OnApplicationBootstrap, 
 
   private markCaughtUp(): void {
     this.caughtUp = true;
-    for (const w of this.waiters.splice(0)) w();
+    for (const w of this.waiters.splice(0)) w.resolve();
+  }
+
+  private fail(e: Error): void {
+    this.failure = e;
+    for (const w of this.waiters.splice(0)) w.reject(e);
   }
 }

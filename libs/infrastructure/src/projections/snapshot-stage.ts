@@ -1,5 +1,5 @@
-import { Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { afterBatch, type Bus, type BusMessage, type Subscription } from '@perp/bus';
+import { Logger, type OnApplicationBootstrap, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { afterBatch, type Bus, type BusMessage, Joining, type Subscription } from '@perp/bus';
 import type { ProcessedOffsetRepository, ShardSnapshotRepository } from '@perp/persistence';
 import { subscribeAtMark } from './resume-at-mark';
 
@@ -13,9 +13,10 @@ const SNAPSHOTS_KEPT = 2;
  * A new owner (or a restart) loads the snapshot and resumes after the mark; a crash between the
  * outputs and the snapshot re-emits the same outputs, which consumers drop by id or time.
  */
-export abstract class SnapshotStage<S> implements OnApplicationBootstrap, OnModuleDestroy {
+export abstract class SnapshotStage<S> implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
   protected readonly logger: Logger;
   private subscription?: Subscription;
+  private readonly joining = new Joining();
   private readonly states = new Map<number, S>();
 
   protected constructor(
@@ -40,15 +41,23 @@ export abstract class SnapshotStage<S> implements OnApplicationBootstrap, OnModu
     return true;
   }
 
+  /** Joins beside the app's other groups (each new group waits out the broker's rebalance delay). */
+  onModuleInit(): void {
+    if (!this.enabled) return;
+    this.joining.start([
+      subscribeAtMark(this.bus, {
+        name: this.name,
+        topics: [this.topic],
+        marks: this.offsets,
+        forget: (p) => this.states.delete(p),
+        batchHandler: (ms) => this.handleTurn(ms),
+      }),
+    ]);
+  }
+
   async onApplicationBootstrap(): Promise<void> {
     if (!this.enabled) return;
-    this.subscription = await subscribeAtMark(this.bus, {
-      name: this.name,
-      topics: [this.topic],
-      marks: this.offsets,
-      forget: (p) => this.states.delete(p),
-      batchHandler: (ms) => this.handleTurn(ms),
-    });
+    [this.subscription] = await this.joining.joined();
   }
 
   async onModuleDestroy(): Promise<void> {
