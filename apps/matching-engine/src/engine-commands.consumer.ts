@@ -74,10 +74,7 @@ export class EngineCommandsConsumer implements OnModuleInit, OnApplicationBootst
         groupId: ENGINE_GROUP,
         topics: [TOPICS.engineCommands.name],
         batchHandler: (ms) => this.handleTurn(ms),
-        onAssigned: async (partitions, sub) => {
-          await this.markets.ready();
-          await this.shard.assigned(partitions, sub);
-        },
+        onAssigned: this.markets.afterRead((partitions, sub) => this.shard.assigned(partitions, sub)),
         onRevoked: (partitions) => this.shard.revoked(partitions),
       }),
     ]);

@@ -47,10 +47,7 @@ export class RiskCommandsConsumer implements OnModuleInit, OnApplicationBootstra
         groupId: RISK_GROUP,
         topics: [TOPICS.riskCommands.name],
         batchHandler: (ms) => this.handleTurn(ms),
-        onAssigned: async (partitions, sub) => {
-          await this.markets.ready();
-          await this.shard.assigned(partitions, sub);
-        },
+        onAssigned: this.markets.afterRead((partitions, sub) => this.shard.assigned(partitions, sub)),
         onRevoked: (partitions) => this.shard.revoked(partitions),
       }),
     ]);

@@ -17,7 +17,8 @@ import { randomUUID } from 'node:crypto';
 import { MemoryBus, type BusMessage } from '@perp/bus';
 import { type EngineCommand, loadChain, TOPICS, topicPartitions } from '@perp/contracts';
 import { MarketRegistry } from '@perp/domain';
-import type { MarketsProjection } from '@perp/infrastructure';
+import { MarketsProjection } from '@perp/infrastructure';
+import { Readiness } from '@perp/runtime';
 import type { ShardSnapshotRepository } from '@perp/persistence';
 import { EngineCommandsConsumer } from '../engine-commands.consumer';
 import { MarketAdmin } from '../markets/market-admin';
@@ -86,7 +87,10 @@ async function main(): Promise<void> {
   await bus.connect();
   const memory = new MemorySnapshots();
   const snapshots = memory as unknown as ShardSnapshotRepository;
-  const projection = { isReady: true, ready: () => Promise.resolve() } as unknown as MarketsProjection;
+  // The bench bus's markets topic is empty: read at once.
+  const projection = new MarketsProjection(bus, registry, new Readiness());
+  projection.onModuleInit();
+  await projection.ready();
   const consumer = () => {
     process.env.ENGINE_SNAPSHOT_EVERY = String(10 * (WARM + N));
     process.env.ENGINE_SNAPSHOT_INTERVAL_MS = String(3_600_000);

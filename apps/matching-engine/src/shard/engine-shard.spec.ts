@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { MemoryBus } from '@perp/bus';
 import { type EngineEvent, type Reply, TOPICS, topicPartitions } from '@perp/contracts';
 import { BookSide, MarketRegistry } from '@perp/domain';
-import type { MarketsProjection } from '@perp/infrastructure';
+import { MarketsProjection } from '@perp/infrastructure';
 import { ShardSnapshotRepository, openTestDatabase, type TestDatabase } from '@perp/persistence';
+import { Readiness } from '@perp/runtime';
 import { EngineCommandsConsumer } from '../engine-commands.consumer';
 import { MarketAdmin } from '../markets/market-admin';
 import { placeCommand } from './__fixtures__/commands';
@@ -41,14 +42,17 @@ afterEach(async () => {
   await bus.close();
 });
 
-const marketsRead = { isReady: true, ready: () => Promise.resolve() } as unknown as MarketsProjection;
-
 async function startEngine(
   snapshotEvery = 1000,
   republish = false,
   registry = new MarketRegistry([BTC]),
-  projection = marketsRead,
+  projection?: MarketsProjection,
 ): Promise<EngineCommandsConsumer> {
+  if (!projection) {
+    // The test bus's markets topic is empty: read at once.
+    projection = new MarketsProjection(bus, registry, new Readiness());
+    projection.onModuleInit();
+  }
   process.env.ENGINE_SNAPSHOT_EVERY = String(snapshotEvery);
   process.env.ENGINE_SNAPSHOT_MIN_INTERVAL_MS = '0';
   if (republish) process.env.ENGINE_REPLAY_REPUBLISH = '1';
@@ -107,10 +111,13 @@ describe('EngineShard', () => {
   it('joins before the markets topic is read, and restores and applies nothing until it is', async () => {
     let read!: () => void;
     const reading = new Promise<void>((resolve) => (read = resolve));
-    const projection = {
-      isReady: false,
-      ready: () => reading,
-    } as unknown as MarketsProjection;
+    let isRead = false;
+    // The projection's own afterRead, over a read this test finishes.
+    const projection = Object.create(MarketsProjection.prototype) as MarketsProjection;
+    Object.defineProperties(projection, {
+      isReady: { get: () => isRead },
+      ready: { value: () => reading },
+    });
     const groups = bus.groupCount;
     const started = startEngine(1000, false, new MarketRegistry([BTC]), projection);
     let answered = false;
@@ -121,7 +128,7 @@ describe('EngineShard', () => {
     expect(bus.groupCount).toBe(groups + 1);
     expect(answered).toBe(false);
     expect(events).toHaveLength(0);
-    (projection as { isReady: boolean }).isReady = true;
+    isRead = true;
     read();
     await started;
     expect(await maker).toMatchObject({ ok: true, result: { status: 'NEW' } });

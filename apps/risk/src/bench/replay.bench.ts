@@ -18,7 +18,8 @@ import { MemoryBus } from '@perp/bus';
 import { MemoryHotStore } from '@perp/cache';
 import { loadChain, outputId, type RiskCommand, TOPICS, topicPartitions } from '@perp/contracts';
 import { MarketRegistry } from '@perp/domain';
-import type { MarketsProjection } from '@perp/infrastructure';
+import { MarketsProjection } from '@perp/infrastructure';
+import { Readiness } from '@perp/runtime';
 import type { ShardSnapshotRepository } from '@perp/persistence';
 import { RiskCommandsConsumer } from '../risk-commands.consumer';
 import { applyRiskCommand } from '../shard/handlers';
@@ -139,7 +140,10 @@ async function main(): Promise<void> {
   await bus.connect();
   const memory = new MemorySnapshots();
   const snapshots = memory as unknown as ShardSnapshotRepository;
-  const projection = { isReady: true, ready: () => Promise.resolve() } as unknown as MarketsProjection;
+  // The bench bus's markets topic is empty: read at once.
+  const projection = new MarketsProjection(bus, registry, new Readiness());
+  projection.onModuleInit();
+  await projection.ready();
   const consumer = () => {
     process.env.RISK_SNAPSHOT_EVERY = String(10 * (WARM + N));
     process.env.RISK_SNAPSHOT_INTERVAL_MS = String(3_600_000);

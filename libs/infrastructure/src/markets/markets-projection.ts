@@ -6,7 +6,7 @@ import {
   type OnModuleInit,
 } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Bus, Joining, type Subscription } from '@perp/bus';
+import { Bus, Joining, type PartitionsListener, type Subscription } from '@perp/bus';
 import { parseMessage, TOPICS } from '@perp/contracts';
 import { MarketRegistry, parseMarket } from '@perp/domain';
 import { Readiness } from '@perp/runtime';
@@ -75,6 +75,17 @@ export class MarketsProjection implements OnModuleInit, OnApplicationBootstrap, 
   /** True once every market change published before boot is applied. */
   get isReady(): boolean {
     return this.caughtUp;
+  }
+
+  /**
+   * A shard's `onAssigned` run once the markets are read (it restores against them): the shard's
+   * group joins beside this one's instead of after it.
+   */
+  afterRead(listener: PartitionsListener): PartitionsListener {
+    return async (partitions, subscription) => {
+      await this.ready();
+      await listener(partitions, subscription);
+    };
   }
 
   /** Resolves once every market change published before boot is applied; fails if the join did. */
