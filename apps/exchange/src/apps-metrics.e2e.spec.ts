@@ -25,7 +25,7 @@ describe('GET /metrics of every app in a cluster (real processes, Kafka mock)', 
   it('moves HTTP, order, bus, engine and book series in the apps that own them', async () => {
     cluster = await openClusterEnvironment('metrics', 14);
     const started = await cluster.startAll(APPS);
-    APPS.forEach((app, i) => apps.set(app, started[i]!));
+    APPS.forEach((app, i) => apps.set(app, started[i]));
     const url = apps.get('gateway')!.url;
 
     const trader = await newTrader(url);

@@ -2,7 +2,7 @@ import { HOT_STORE, type HotStore } from '@perp/cache';
 import { accountProjectionOf, HOT_KEYS, userIdForAddress } from '@perp/contracts';
 import { Account } from '@perp/domain';
 import { IncomeRepository, openDataSource, TradeRepository } from '@perp/persistence';
-import type { HttpResponse, RunningApp } from '@perp/testing';
+import type { HttpResponse } from '@perp/testing';
 import { startInProcessExchange, TEST_ADMIN_TOKEN } from '../testing/in-process-exchange';
 import { type ClusterEnvironment, openClusterEnvironment } from './cluster-environment.harness';
 import {
@@ -128,8 +128,8 @@ describe('crash and replay: killed risk and engine shards (real processes, Kafka
       'risk',
       'market-data',
     ]);
-    const engines = [e0!, e1!];
-    const risks = [r0!, r1!];
+    const engines = [e0, e1];
+    const risks = [r0, r1];
     const url = gateway.url;
     const traders = await scriptTraders(url);
     await fund(url, TEST_ADMIN_TOKEN, traders);
@@ -143,10 +143,7 @@ describe('crash and replay: killed risk and engine shards (real processes, Kafka
     // Mid-stream: the makers' settlement copies may still be in flight.
     await risks[0].stop('SIGKILL');
     await engines[0].stop('SIGKILL');
-    [risks[0], engines[0]] = (await cluster.startAll(['risk', 'matching-engine'])) as [
-      RunningApp,
-      RunningApp,
-    ];
+    [risks[0], engines[0]] = await cluster.startAll(['risk', 'matching-engine']);
     await untilEveryRiskPartitionAnswers(url, traders);
     for (const step of script.slice(half)) {
       const r = await runStep(url, TEST_ADMIN_TOKEN, traders, step);

@@ -99,11 +99,8 @@ const SETTLE_MS = 60_000;
 export async function runFaultRounds(o: FaultOptions): Promise<FaultReport> {
   const log = o.log ?? (() => undefined);
   const cluster = await openClusterEnvironment('faults', o.redisDb, {
-    // The mock accepts sessions below a stock broker's 6 s minimum: a dead member is noticed in 3 s.
-    KAFKA_SESSION_TIMEOUT_MS: process.env.KAFKA_SESSION_TIMEOUT_MS ?? '3000',
-    KAFKA_HEARTBEAT_INTERVAL_MS: process.env.KAFKA_HEARTBEAT_INTERVAL_MS ?? '300',
+    // Session, heartbeat and leader sync delay: the cluster environment's (3 s, 300 ms, 200 ms).
     KAFKA_REBALANCE_TIMEOUT_MS: process.env.KAFKA_REBALANCE_TIMEOUT_MS ?? '3000',
-    KAFKA_LEADER_SYNC_DELAY_MS: process.env.KAFKA_LEADER_SYNC_DELAY_MS ?? '200',
     // A killed process's members are evicted once its Redis connection is gone (0: session timeout only).
     KAFKA_MEMBER_WATCH_MS: process.env.KAFKA_MEMBER_WATCH_MS ?? '250',
     // Hand-over lines ("group G: gained [..]") are logged at this level: the report times them.

@@ -54,7 +54,7 @@ describe('funding across kill -9 of the funding service and a risk shard (real p
       'market-data',
       'funding',
     ]);
-    const risks: RunningApp[] = [r0!, r1!];
+    const risks: RunningApp[] = [r0, r1];
     const url = gateway.url;
     const traders = await scriptTraders(url);
     await fund(url, TEST_ADMIN_TOKEN, traders);

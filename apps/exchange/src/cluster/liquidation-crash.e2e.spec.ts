@@ -60,7 +60,7 @@ describe('liquidation cascade across kill -9 of a risk shard and the engine shar
       'risk',
       'market-data',
     ]);
-    const risks = [r0!, r1!];
+    const risks = [r0, r1];
     const url = gateway.url;
 
     const push = (indexPrice: string) =>

@@ -70,10 +70,7 @@ describe('WebSocket streams on two gateway replicas (real processes, Kafka mock)
       RATE_LIMIT_ORDERS_PER_10S: '100000',
       RATE_LIMIT_ORDERS_PER_MIN: '100000',
     });
-    [a, b] = (await cluster.startAll(['gateway', 'gateway', 'matching-engine', 'risk', 'market-data'])) as [
-      RunningApp,
-      RunningApp,
-    ];
+    [a, b] = await cluster.startAll(['gateway', 'gateway', 'matching-engine', 'risk', 'market-data']);
     [maker, taker] = [await newTrader(a.url), await newTrader(a.url)];
     for (const t of [maker, taker]) await deposit(a.url, TEST_ADMIN_TOKEN, t.address, '100000');
     const price = await adminRequest(a.url, TEST_ADMIN_TOKEN, `/prices/${BTC}`, 'POST', {

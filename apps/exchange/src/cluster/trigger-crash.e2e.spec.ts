@@ -46,7 +46,7 @@ describe('algo triggers across a killed risk shard (real processes, Kafka mock)'
       'risk',
       'market-data',
     ]);
-    const risks = [r0!, r1!];
+    const risks = [r0, r1];
     const url = gateway.url;
     const mark = async (indexPrice: string) =>
       expect(
