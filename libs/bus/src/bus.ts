@@ -78,6 +78,15 @@ export interface SubscribeOptions<T = unknown> {
   /** Where a partition the group never committed starts: the first message (default) or the end. */
   start?: 'earliest' | 'latest';
   /**
+   * Read these partitions without a consumer group (Kafka's manual assignment, the Java client's
+   * `assign`); 'all' is every partition of `topics`. No coordinator, so no wait for a group to form
+   * (a new group waits out the broker's initial rebalance delay, 3 s by default) and nothing to
+   * commit (`commit` is refused); `start` is where each partition begins, `onAssigned` runs once
+   * before any message (it may seek) and `onRevoked` at close. For what every process reads for
+   * itself (the markets, a gateway's replies and stream feeds); `groupId` then only names it.
+   */
+  assign?: 'all' | readonly TopicPartition[];
+  /**
    * A consumer behind the order path (a projection into Postgres or the hot store; not a stream
    * feed, whose clients wait on it): the memory bus runs its turns after the process's other
    * consumers have nothing in flight, or once it has waited `backgroundMaxDelayMs`, so they run in
@@ -183,6 +192,12 @@ export const DEFAULT_MAX_BATCH = 1000;
 export function checkHandlers(options: SubscribeOptions<unknown>): number {
   if (!options.handler === !options.batchHandler)
     throw new Error(`subscribe ${options.groupId}: give exactly one of handler and batchHandler`);
+  if (Array.isArray(options.assign))
+    for (const tp of options.assign as readonly TopicPartition[])
+      if (!options.topics.includes(tp.topic))
+        throw new Error(
+          `subscribe ${options.groupId}: assigned ${tp.topic}/${tp.partition} is not in topics`,
+        );
   const max = options.maxBatch ?? DEFAULT_MAX_BATCH;
   if (!Number.isSafeInteger(max) || max < 1) throw new RangeError(`subscribe: maxBatch ${max} must be >= 1`);
   return max;

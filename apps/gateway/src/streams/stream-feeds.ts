@@ -4,21 +4,19 @@ import {
   type OnModuleDestroy,
   type OnModuleInit,
 } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import { Bus, type BusMessage, Joining, type Subscription } from '@perp/bus';
 
 type FeedHandler = (ms: readonly BusMessage[]) => void | Promise<void>;
 
 /**
- * The topics this replica's stream feeds read, in one consumer group of its own: every replica
- * sees every event, from the end of the log as of its start. One group for all of them, because
- * each group is a consumer with its own fetches per broker, heartbeats and liveness watch. The
+ * The topics this replica's stream feeds read, every partition, without a consumer group (no
+ * wait for one to form): every replica sees every event, from the end of the log as of its start.
+ * One reader for all of them, because each is a consumer with its own fetches per broker. The
  * feeds name their topics in their constructors (before any onModuleInit); a batch holds one
  * partition of one topic and goes to that topic's handler.
  */
 @Injectable()
 export class StreamFeeds implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
-  private readonly groupId = `gateway.streams.${randomUUID()}`;
   private readonly handlers = new Map<string, FeedHandler>();
   private readonly joining = new Joining();
   private subscription?: Subscription;
@@ -33,8 +31,9 @@ export class StreamFeeds implements OnModuleInit, OnApplicationBootstrap, OnModu
   onModuleInit(): void {
     this.joining.start([
       this.bus.subscribe({
-        groupId: this.groupId,
+        groupId: 'gateway.streams',
         topics: [...this.handlers.keys()],
+        assign: 'all',
         start: 'latest',
         batchHandler: (ms) => this.handlers.get(ms[0]!.topic)?.(ms),
       }),

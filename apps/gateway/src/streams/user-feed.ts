@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   Inject,
   Injectable,
@@ -191,15 +190,11 @@ export class UserFeed implements OnApplicationBootstrap, OnModuleDestroy {
     let done!: () => void;
     const finished = new Promise<void>((resolve) => (done = resolve));
     const sub = await this.bus.subscribe({
-      groupId: `gateway.streams.replay.${randomUUID()}`,
+      groupId: `gateway.streams.replay`,
       topics: [TOPIC],
-      start: 'latest',
-      onAssigned: (parts, s) => {
-        if (parts.some((p) => p.partition === partition))
-          s.seek({ topic: TOPIC, partition, offset: from.toString() });
-      },
+      assign: [{ topic: TOPIC, partition }],
+      onAssigned: (_, s) => s.seek({ topic: TOPIC, partition, offset: from.toString() }),
       batchHandler: (ms) => {
-        if (ms[0]!.partition !== partition) return;
         const mine = ms.filter((m) => BigInt(m.offset) < to);
         for (const e of renderer.render(mine, Date.now()))
           this.hub.sendUser(c, e.place, JSON.stringify(e.data), true);

@@ -29,6 +29,7 @@ import { KeyPartitioner } from '../partitioner';
 import { PendingReplies } from '../pending-replies';
 import { coalesceFetches } from './fetch-coalescing';
 import { createKafka } from './kafka-client';
+import { KafkaReader } from './kafka-reader';
 import { KafkaSubscription, tpKey } from './kafka-subscription';
 import { stopIdleRequestChecks } from './request-queue-idle';
 import type { PresenceStore } from './member-liveness';
@@ -121,7 +122,7 @@ export class KafkaBus extends Bus {
   readonly kind = 'kafka' as const;
   private readonly logger: BusLogger;
   private readonly partitioners = new Map<string, KeyPartitioner>();
-  private readonly subscriptions = new Set<KafkaSubscription>();
+  private readonly subscriptions = new Set<KafkaSubscription | KafkaReader>();
   private readonly replies = new PendingReplies();
   private readonly replyListeners = new Map<string, Promise<unknown>>();
   private readonly instanceId: string;
@@ -236,16 +237,21 @@ export class KafkaBus extends Bus {
     for (const topic of options.topics) if (!this.partitioners.has(topic)) throw new UnknownTopicError(topic);
     // A join can fail on a broker's transient refusal (a rebalance racing the join, e.g. SyncGroup
     // answered INVALID_REQUEST, which kafkajs marks not retriable, so its retrier does not fit):
-    // try again with a fresh member, with jittered backoff, up to the bound.
+    // try again with a fresh member, with jittered backoff, up to the bound. A reader without a
+    // group (`assign`) is started again the same way.
+    const make = options.assign
+      ? () => new KafkaReader(this.kafka!, options as SubscribeOptions, this.options, this.logger)
+      : () =>
+          new KafkaSubscription(
+            this.kafka!,
+            this.admin!,
+            options as SubscribeOptions,
+            this.options,
+            this.logger,
+          );
     const retry = { ...JOIN_RETRY, ...this.options.consumer?.joinRetry };
     for (let attempt = 1; ; attempt++) {
-      const sub = new KafkaSubscription(
-        this.kafka!,
-        this.admin!,
-        options as SubscribeOptions,
-        this.options,
-        this.logger,
-      );
+      const sub = make();
       this.subscriptions.add(sub);
       sub.onClose = () => this.subscriptions.delete(sub);
       try {
@@ -256,7 +262,7 @@ export class KafkaBus extends Bus {
         if (e instanceof BusClosedError || !this.connected || attempt >= retry.attempts) throw e;
         const delay = Math.round(retryDelay(attempt, retry) * (0.8 + 0.4 * Math.random()));
         this.logger.log(
-          `group ${options.groupId}: join failed (${errorText(e)}); attempt ${attempt + 1} in ${delay} ms`,
+          `${options.assign ? 'reader' : 'group'} ${options.groupId}: ${options.assign ? 'start' : 'join'} failed (${errorText(e)}); attempt ${attempt + 1} in ${delay} ms`,
         );
         await new Promise((r) => setTimeout(r, delay));
       }
@@ -366,9 +372,11 @@ export class KafkaBus extends Bus {
   private replyListener(replyTopic: string): Promise<unknown> {
     let listening = this.replyListeners.get(replyTopic);
     if (!listening) {
+      // Replies to this instance are keyed by its id (HEADER_REPLY_KEY): one partition, read alone.
       listening = this.subscribe({
         groupId: `${this.instanceId}.replies`,
         topics: [replyTopic],
+        assign: [{ topic: replyTopic, partition: this.partitionFor(replyTopic, this.instanceId) }],
         start: 'latest',
         handler: (m) => void this.replies.deliver(m),
       });

@@ -498,15 +498,7 @@ export class KafkaSubscription implements Subscription {
     offset: bigint,
     epoch: number,
   ): Promise<boolean> {
-    const decode = (message: EachMessagePayload['message']): BusMessage => ({
-      topic,
-      partition,
-      offset: message.offset,
-      key: message.key?.toString('utf8') ?? '',
-      value: message.value ? JSON.parse(message.value.toString('utf8')) : null,
-      headers: decodeHeaders(message.headers),
-      timestamp: Number(message.timestamp),
-    });
+    const decode = (message: EachMessagePayload['message']) => toBusMessage(topic, partition, message);
     const list = Array.isArray(messages) ? messages : undefined;
     const message = list ? list[0]! : (messages as EachMessagePayload['message']);
     try {
@@ -549,16 +541,33 @@ export class KafkaSubscription implements Subscription {
 }
 
 /** `topic:0,1 other:2` (the topic alone when the member has one). */
-function partitionList(tps: TopicPartition[]): string {
+export function partitionList(tps: TopicPartition[]): string {
   const byTopic = new Map<string, number[]>();
   for (const { topic, partition } of tps) byTopic.set(topic, [...(byTopic.get(topic) ?? []), partition]);
   if (byTopic.size === 1) return [...byTopic.values()][0]!.join(',');
   return [...byTopic].map(([topic, ps]) => `${topic}:${ps.join(',')}`).join(' ');
 }
 
-function toTp(k: string): TopicPartition {
+export function toTp(k: string): TopicPartition {
   const [topic, partition] = k.split('\u0000');
   return { topic: topic!, partition: Number(partition) };
+}
+
+/** A record as kafkajs decoded it (a fetched one, or a group member's), as the bus hands it over. */
+export function toBusMessage(
+  topic: string,
+  partition: number,
+  message: Pick<EachMessagePayload['message'], 'offset' | 'key' | 'value' | 'headers' | 'timestamp'>,
+): BusMessage {
+  return {
+    topic,
+    partition,
+    offset: message.offset,
+    key: message.key?.toString('utf8') ?? '',
+    value: message.value ? JSON.parse(message.value.toString('utf8')) : null,
+    headers: decodeHeaders(message.headers),
+    timestamp: Number(message.timestamp),
+  };
 }
 
 function decodeHeaders(headers: IHeaders | undefined): BusHeaders {

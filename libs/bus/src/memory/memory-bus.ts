@@ -179,8 +179,10 @@ export class MemoryBus extends Bus {
   async subscribe<T = unknown>(options: SubscribeOptions<T>): Promise<Subscription> {
     if (!this.connected) throw new BusClosedError();
     for (const topic of options.topics) this.topicLog(topic);
-    let group = this.groups.get(options.groupId);
-    if (!group) this.groups.set(options.groupId, (group = new Group(options.groupId, this)));
+    // A reader without a group (`assign`) gets a group of its own, under a name nobody else has.
+    const id = options.assign ? `${options.groupId}#${randomUUID()}` : options.groupId;
+    let group = this.groups.get(id);
+    if (!group) this.groups.set(id, (group = new Group(id, this)));
     const member = new MemberSubscription(this, group, options as SubscribeOptions, this.logger);
     await group.join(member);
     return member;

@@ -290,6 +290,7 @@ export class MemberSubscription implements Subscription {
   }
 
   commit(offsets: TopicPartitionOffset | readonly TopicPartitionOffset[]): Promise<void> {
+    if (this.options.assign) return Promise.reject(this.noGroup());
     const list = offsetsOf(offsets);
     return Promise.all(list.map((o) => this.bus.commitOffset(this.group, o))).then(() => undefined);
   }
@@ -300,6 +301,7 @@ export class MemberSubscription implements Subscription {
    * inputs meanwhile make that turn larger.
    */
   commitLater(offsets: TopicPartitionOffset | readonly TopicPartitionOffset[]): void {
+    if (this.options.assign) throw this.noGroup();
     const list = offsetsOf(offsets);
     for (const o of list) {
       const written = this.bus
@@ -307,6 +309,20 @@ export class MemberSubscription implements Subscription {
         .catch((e: unknown) => this.logger.warn(`group ${this.groupId}: ${String(e)}`));
       this.later.set(tpKey(o.topic, o.partition), written);
     }
+  }
+
+  private noGroup(): Error {
+    return new Error(`reader ${this.groupId} reads without a consumer group: there is nothing to commit`);
+  }
+
+  /** Partitions this member reads without sharing them (`assign`), or undefined: the group's split. */
+  assigned(): TopicPartition[] | undefined {
+    const assign = this.options.assign;
+    if (assign === undefined) return undefined;
+    if (assign !== 'all') return [...assign];
+    return this.topics.flatMap((topic) =>
+      this.bus.topicLog(topic).partitions.map((_, partition) => ({ topic, partition })),
+    );
   }
 
   /** The commit a turn of this partition queued with commitLater, taken (Cursor.run awaits it). */
@@ -424,8 +440,13 @@ export class Group {
 
   /** Round-robin over the members subscribed to each topic; revocations complete before assignments. */
   private async rebalance(leaving?: MemberSubscription): Promise<void> {
-    const target = new Map<MemberSubscription, TopicPartition[]>(this.members.map((m) => [m, []]));
-    const topics = [...new Set(this.members.flatMap((m) => m.topics))];
+    const target = new Map<MemberSubscription, TopicPartition[]>(
+      this.members.map((m) => [m, m.assigned() ?? []]),
+    );
+    // A reader without a group (`assign`) is alone in a group of its own and takes what it names.
+    const topics = this.members.some((m) => m.assigned())
+      ? []
+      : [...new Set(this.members.flatMap((m) => m.topics))];
     let i = 0;
     for (const topic of topics) {
       const eligible = this.members.filter((m) => m.topics.includes(topic));

@@ -13,6 +13,7 @@ import {
   UnknownTopicError,
 } from '../bus';
 import { partitionOf } from '../partitioner';
+import { readerConformance } from './reader-conformance';
 
 export interface ConformanceTarget {
   /** A connected bus over exactly these topics (fresh names each call); called inside tests only. */
@@ -76,6 +77,9 @@ export function busConformance(t: ConformanceTarget): void {
   }
 
   const timeout = () => t.testTimeoutMs;
+
+  describe('readers without a group', () =>
+    readerConformance({ setup, group, eventually, timeoutMs: t.testTimeoutMs, partitions: PARTITIONS }));
 
   it(
     'places a key by murmur2, keeps per-key order and delivers every field',

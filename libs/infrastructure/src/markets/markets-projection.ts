@@ -5,7 +5,6 @@ import {
   type OnModuleDestroy,
   type OnModuleInit,
 } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import { Bus, Joining, type PartitionsListener, type Subscription } from '@perp/bus';
 import { parseMessage, TOPICS } from '@perp/contracts';
 import { MarketRegistry, parseMarket } from '@perp/domain';
@@ -50,8 +49,11 @@ export class MarketsProjection implements OnModuleInit, OnApplicationBootstrap, 
       if (e.offset !== '0') remaining.set(e.partition, BigInt(e.offset));
     if (remaining.size === 0) this.markCaughtUp();
     return this.bus.subscribe({
-      groupId: `markets-${randomUUID()}`,
+      groupId: 'markets',
       topics: [topic],
+      // Every process reads every partition for itself: no group to wait for (a new one waits out
+      // the coordinator's initial rebalance delay, 3 s by default, on every start).
+      assign: 'all',
       start: 'earliest',
       handler: (m) => {
         try {
