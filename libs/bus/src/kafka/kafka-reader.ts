@@ -1,6 +1,7 @@
 import type { Kafka } from 'kafkajs';
 import type Broker from 'kafkajs/src/broker';
 import {
+  BusClosedError,
   type BusLogger,
   type BusMessage,
   checkHandlers,
@@ -72,6 +73,9 @@ export class KafkaReader implements Subscription {
   private readonly maxBatch: number;
   private readonly maxWaitMs: number;
   private closed = false;
+  private stop = () => {};
+  /** Settles at close: a retry's backoff ends there. */
+  private readonly closing = new Promise<void>((resolve) => (this.stop = resolve));
   private running?: Promise<void>;
   /** Handler calls, one after another. */
   private turn: Promise<unknown> = Promise.resolve();
@@ -92,8 +96,15 @@ export class KafkaReader implements Subscription {
   /** Connects, finds the partitions and where each starts, runs onAssigned, then starts fetching. */
   async start(): Promise<void> {
     const topics = [...this.options.topics];
+    const open = async () => {
+      if (!this.closed) return;
+      await this.cluster.disconnect().catch(() => undefined); // close() may have run meanwhile
+      throw new BusClosedError();
+    };
     await this.cluster.connect();
+    await open();
     await this.cluster.addMultipleTargetTopics(topics);
+    await open();
     const assigned =
       this.options.assign === 'all' || this.options.assign === undefined
         ? topics.flatMap((topic) =>
@@ -101,6 +112,7 @@ export class KafkaReader implements Subscription {
           )
         : [...this.options.assign];
     await this.resetTo(assigned, this.options.start ?? 'earliest');
+    await open();
     if (this.options.onAssigned) await this.options.onAssigned(assigned, this);
     this.logger.log(`reader ${this.groupId}: reading [${partitionList(assigned)}]`);
     this.running = this.run();
@@ -160,7 +172,7 @@ export class KafkaReader implements Subscription {
         const line = `reader ${this.groupId}: fetching failed (${errorText(e)}); metadata refreshed, attempt ${attempt}`;
         if (this.failed) this.logger.warn(line);
         else this.logger.debug?.(line);
-        await sleep(retryDelay(attempt, { initialMs: 100, maxMs: 5_000 }));
+        await Promise.race([sleep(retryDelay(attempt, { initialMs: 100, maxMs: 5_000 })), this.closing]);
         await this.cluster.refreshMetadata().catch(() => undefined);
       }
     }
@@ -313,6 +325,7 @@ export class KafkaReader implements Subscription {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.stop();
     try {
       await this.running?.catch(() => undefined);
       await this.turn;
