@@ -113,7 +113,11 @@ export class KafkaReader implements Subscription {
         : [...this.options.assign];
     await this.resetTo(assigned, this.options.start ?? 'earliest');
     await open();
-    if (this.options.onAssigned) await this.options.onAssigned(assigned, this);
+    // As a group member's: a failing listener is logged, and reading goes on.
+    if (this.options.onAssigned)
+      await Promise.resolve(this.options.onAssigned(assigned, this)).catch((e: unknown) =>
+        this.logger.error(`onAssigned of reader ${this.groupId} failed: ${errorText(e)}`),
+      );
     this.logger.log(`reader ${this.groupId}: reading [${partitionList(assigned)}]`);
     this.running = this.run();
   }
