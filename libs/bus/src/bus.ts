@@ -210,6 +210,17 @@ export function offsetsOf(
   return Array.isArray(offsets) ? offsets : [offsets as TopicPartitionOffset];
 }
 
+/** Refuses an assigned partition (`SubscribeOptions.assign`) the topic does not have. */
+export function checkAssigned(
+  options: SubscribeOptions<unknown>,
+  partitionsOf: (topic: string) => number,
+): void {
+  if (!Array.isArray(options.assign)) return;
+  for (const { topic, partition } of options.assign as readonly TopicPartition[])
+    if (!Number.isInteger(partition) || partition < 0 || partition >= partitionsOf(topic))
+      throw new Error(`subscribe ${options.groupId}: ${topic} has no partition ${partition}`);
+}
+
 /** The commit position after a batch: its last message's next offset. */
 export function afterBatch(messages: readonly BusMessage[]): TopicPartitionOffset {
   const last = messages[messages.length - 1]!;

@@ -190,7 +190,7 @@ export class UserFeed implements OnApplicationBootstrap, OnModuleDestroy {
     let done!: () => void;
     const finished = new Promise<void>((resolve) => (done = resolve));
     const sub = await this.bus.subscribe({
-      groupId: `gateway.streams.replay`,
+      groupId: 'gateway.streams.replay',
       topics: [TOPIC],
       assign: [{ topic: TOPIC, partition }],
       onAssigned: (_, s) => s.seek({ topic: TOPIC, partition, offset: from.toString() }),

@@ -1,3 +1,4 @@
+// Why this module is long: the port's calls, the producer queue that orders every publish and the join retry all work on one connection's state; the options it takes are declared here beside them.
 import { randomUUID } from 'node:crypto';
 import {
   type Admin,
@@ -14,6 +15,8 @@ import {
   type BusHeaders,
   type BusLogger,
   type BusMessage,
+  checkAssigned,
+  checkHandlers,
   HEADER_CORRELATION_ID,
   HEADER_REPLY_KEY,
   HEADER_REPLY_TO,
@@ -235,6 +238,8 @@ export class KafkaBus extends Bus {
   async subscribe<T = unknown>(options: SubscribeOptions<T>): Promise<Subscription> {
     if (!this.connected) throw new BusClosedError();
     for (const topic of options.topics) if (!this.partitioners.has(topic)) throw new UnknownTopicError(topic);
+    checkHandlers(options as SubscribeOptions);
+    checkAssigned(options as SubscribeOptions, (topic) => this.partitioners.get(topic)!.partitions);
     // A join can fail on a broker's transient refusal (a rebalance racing the join, e.g. SyncGroup
     // answered INVALID_REQUEST, which kafkajs marks not retriable, so its retrier does not fit):
     // try again with a fresh member, with jittered backoff, up to the bound. A reader without a

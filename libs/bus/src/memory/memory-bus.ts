@@ -6,6 +6,8 @@ import {
   type BusHeaders,
   type BusLogger,
   type BusMessage,
+  checkAssigned,
+  checkHandlers,
   HEADER_CORRELATION_ID,
   HEADER_REPLY_KEY,
   HEADER_REPLY_TO,
@@ -179,6 +181,8 @@ export class MemoryBus extends Bus {
   async subscribe<T = unknown>(options: SubscribeOptions<T>): Promise<Subscription> {
     if (!this.connected) throw new BusClosedError();
     for (const topic of options.topics) this.topicLog(topic);
+    checkHandlers(options as SubscribeOptions);
+    checkAssigned(options as SubscribeOptions, (topic) => this.topicLog(topic).partitions.length);
     // A reader without a group (`assign`) gets a group of its own, under a name nobody else has.
     const id = options.assign ? `${options.groupId}#${randomUUID()}` : options.groupId;
     let group = this.groups.get(id);

@@ -153,6 +153,22 @@ export function readerConformance(k: ReaderConformanceKit): void {
   );
 
   it(
+    'refuses an assigned partition the topic does not have',
+    async () => {
+      const { bus, topic } = await setup('a');
+      await expect(
+        bus.subscribe({
+          groupId: group(),
+          topics: [topic.a],
+          assign: [{ topic: topic.a, partition: k.partitions }],
+          handler: () => {},
+        }),
+      ).rejects.toThrow(`${topic.a} has no partition ${k.partitions}`);
+    },
+    k.timeoutMs,
+  );
+
+  it(
     'refuses an assigned partition of a topic it does not name',
     async () => {
       const { bus, topic } = await setup('a', 'b');
