@@ -39,11 +39,11 @@ if [ $# -gt 0 ]; then
 fi
 # Two test processes on a 2-core machine: the suites that run the exchange as several processes
 # (clusters on the Kafka mock, every app from dist/, durability's kill -9 rounds), the Kafka
-# adapter's own suites on the mock (mostly waiting on it), and the random-requests and
-# random-restart suites and the embedded database's (these keep the lanes about as long)
+# adapter's own suites on the mock (mostly waiting on it) and the random-requests suite (these two
+# keep the lanes about as long)
 # one after another, beside the in-process suites one after another. Jest's own two workers could
 # run two clusters at once.
-multi='apps/exchange/src/(cluster/|apps-(metrics|health)\.e2e|durability\.e2e|trading/random-(requests|restart)\.e2e)|libs/bus/src/kafka/(kafka-bus|member-eviction)\.spec|libs/persistence/src/embedded/embedded-postgres\.spec'
+multi='apps/exchange/src/(cluster/|apps-(metrics|health)\.e2e|durability\.e2e|trading/random-requests\.e2e)|libs/bus/src/kafka/(kafka-bus|member-eviction)\.spec'
 work=$(mktemp -d)
 status=0
 TEST_SUMMARY_FILE=$work/multi npx jest --ci --runInBand --testPathPatterns "$multi" > "$work/multi.log" 2>&1 &
