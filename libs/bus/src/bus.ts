@@ -192,12 +192,6 @@ export const DEFAULT_MAX_BATCH = 1000;
 export function checkHandlers(options: SubscribeOptions<unknown>): number {
   if (!options.handler === !options.batchHandler)
     throw new Error(`subscribe ${options.groupId}: give exactly one of handler and batchHandler`);
-  if (Array.isArray(options.assign))
-    for (const tp of options.assign as readonly TopicPartition[])
-      if (!options.topics.includes(tp.topic))
-        throw new Error(
-          `subscribe ${options.groupId}: assigned ${tp.topic}/${tp.partition} is not in topics`,
-        );
   const max = options.maxBatch ?? DEFAULT_MAX_BATCH;
   if (!Number.isSafeInteger(max) || max < 1) throw new RangeError(`subscribe: maxBatch ${max} must be >= 1`);
   return max;
@@ -210,15 +204,18 @@ export function offsetsOf(
   return Array.isArray(offsets) ? offsets : [offsets as TopicPartitionOffset];
 }
 
-/** Refuses an assigned partition (`SubscribeOptions.assign`) the topic does not have. */
+/** Refuses an assigned partition (`SubscribeOptions.assign`) of a topic not named, or one it does not have. */
 export function checkAssigned(
   options: SubscribeOptions<unknown>,
   partitionsOf: (topic: string) => number,
 ): void {
   if (!Array.isArray(options.assign)) return;
-  for (const { topic, partition } of options.assign as readonly TopicPartition[])
+  for (const { topic, partition } of options.assign as readonly TopicPartition[]) {
+    if (!options.topics.includes(topic))
+      throw new Error(`subscribe ${options.groupId}: assigned ${topic}/${partition} is not in topics`);
     if (!Number.isInteger(partition) || partition < 0 || partition >= partitionsOf(topic))
       throw new Error(`subscribe ${options.groupId}: ${topic} has no partition ${partition}`);
+  }
 }
 
 /** The commit position after a batch: its last message's next offset. */

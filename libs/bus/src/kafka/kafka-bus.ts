@@ -16,7 +16,6 @@ import {
   type BusLogger,
   type BusMessage,
   checkAssigned,
-  checkHandlers,
   HEADER_CORRELATION_ID,
   HEADER_REPLY_KEY,
   HEADER_REPLY_TO,
@@ -238,7 +237,6 @@ export class KafkaBus extends Bus {
   async subscribe<T = unknown>(options: SubscribeOptions<T>): Promise<Subscription> {
     if (!this.connected) throw new BusClosedError();
     for (const topic of options.topics) if (!this.partitioners.has(topic)) throw new UnknownTopicError(topic);
-    checkHandlers(options as SubscribeOptions);
     checkAssigned(options as SubscribeOptions, (topic) => this.partitioners.get(topic)!.partitions);
     // A join can fail on a broker's transient refusal (a rebalance racing the join, e.g. SyncGroup
     // answered INVALID_REQUEST, which kafkajs marks not retriable, so its retrier does not fit):
@@ -266,9 +264,8 @@ export class KafkaBus extends Bus {
         await sub.close().catch(() => undefined);
         if (e instanceof BusClosedError || !this.connected || attempt >= retry.attempts) throw e;
         const delay = Math.round(retryDelay(attempt, retry) * (0.8 + 0.4 * Math.random()));
-        this.logger.log(
-          `${options.assign ? 'reader' : 'group'} ${options.groupId}: ${options.assign ? 'start' : 'join'} failed (${errorText(e)}); attempt ${attempt + 1} in ${delay} ms`,
-        );
+        const what = options.assign ? `reader ${options.groupId}: start` : `group ${options.groupId}: join`;
+        this.logger.log(`${what} failed (${errorText(e)}); attempt ${attempt + 1} in ${delay} ms`);
         await new Promise((r) => setTimeout(r, delay));
       }
     }

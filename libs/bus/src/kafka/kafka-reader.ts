@@ -72,6 +72,7 @@ export class KafkaReader implements Subscription {
   private readonly parts = new Map<string, ReaderPartition>();
   private readonly maxBatch: number;
   private readonly maxWaitMs: number;
+  private readonly retry: KafkaBusOptions['retry'];
   private closed = false;
   private stop = () => {};
   /** Settles at close: a retry's backoff ends there. */
@@ -85,9 +86,9 @@ export class KafkaReader implements Subscription {
     private readonly options: SubscribeOptions,
     config: KafkaBusOptions,
     private readonly logger: BusLogger,
-    private readonly retry = config.retry,
   ) {
     this.groupId = options.groupId;
+    this.retry = config.retry;
     this.maxBatch = checkHandlers(options);
     this.maxWaitMs = config.consumer?.maxWaitTimeMs ?? 100;
     this.cluster = newCluster(kafka);
@@ -105,12 +106,12 @@ export class KafkaReader implements Subscription {
     await open();
     await this.cluster.addMultipleTargetTopics(topics);
     await open();
-    const assigned =
-      this.options.assign === 'all' || this.options.assign === undefined
-        ? topics.flatMap((topic) =>
-            this.cluster.findTopicPartitionMetadata(topic).map((p) => ({ topic, partition: p.partitionId })),
-          )
-        : [...this.options.assign];
+    const assign = this.options.assign;
+    const assigned = Array.isArray(assign)
+      ? [...(assign as readonly TopicPartition[])]
+      : topics.flatMap((topic) =>
+          this.cluster.findTopicPartitionMetadata(topic).map((p) => ({ topic, partition: p.partitionId })),
+        );
     await this.resetTo(assigned, this.options.start ?? 'earliest');
     await open();
     // As a group member's: a failing listener is logged, and reading goes on.
@@ -193,7 +194,10 @@ export class KafkaReader implements Subscription {
           await sleep(Math.min(this.maxWaitMs, next - now));
           continue;
         }
-        const sent = new Map(due.map((k) => [k, { ...this.parts.get(k)! }]));
+        // Where each partition was fetched from, and in which epoch (a seek meanwhile makes it stale).
+        const sent = new Map(
+          due.map((k) => [k, { position: this.parts.get(k)!.position, epoch: this.parts.get(k)!.epoch }]),
+        );
         const broker = await this.cluster.findBroker({ nodeId: leader });
         let response: Broker.FetchResponse;
         try {

@@ -181,6 +181,7 @@ export class MemoryBus extends Bus {
   async subscribe<T = unknown>(options: SubscribeOptions<T>): Promise<Subscription> {
     if (!this.connected) throw new BusClosedError();
     for (const topic of options.topics) this.topicLog(topic);
+    // Before the group exists: a refused subscription leaves none behind.
     checkHandlers(options as SubscribeOptions);
     checkAssigned(options as SubscribeOptions, (topic) => this.topicLog(topic).partitions.length);
     // A reader without a group (`assign`) gets a group of its own, under a name nobody else has.
