@@ -47,3 +47,16 @@ declare module 'kafkajs/src/network/requestQueue' {
   }
   export = RequestQueue;
 }
+
+// A consumer's group state: only what leader-fetchers.ts uses.
+declare module 'kafkajs/src/consumer/consumerGroup' {
+  class ConsumerGroup {
+    subscriptionState: { assigned(): { topic: string; partitions: number[] }[] };
+    /** The brokers kafkajs runs a fetch loop for (every broker of the cluster). */
+    getNodeIds(): string[];
+    /** Which broker serves each of these partitions (the leader, or a preferred read replica). */
+    findReadReplicaForPartitions(topic: string, partitions: number[]): Record<string, number[]>;
+    fetch(nodeId: string): Promise<unknown[]>;
+  }
+  export = ConsumerGroup;
+}

@@ -33,6 +33,7 @@ import { coalesceFetches } from './fetch-coalescing';
 import { createKafka } from './kafka-client';
 import { KafkaReader } from './kafka-reader';
 import { KafkaSubscription, tpKey } from './kafka-subscription';
+import { fetchOnlyFromServingBrokers } from './leader-fetchers';
 import { stopIdleRequestChecks } from './request-queue-idle';
 import type { PresenceStore } from './member-liveness';
 import type { TopicConfigs } from './topic-configs';
@@ -149,6 +150,7 @@ export class KafkaBus extends Bus {
     if (this.connected) return;
     coalesceFetches();
     stopIdleRequestChecks();
+    fetchOnlyFromServingBrokers();
     this.kafka = createKafka({
       brokers: this.options.brokers,
       clientId: this.options.clientId,
