@@ -63,8 +63,9 @@ export interface KillRecord {
   /** How long the replacement took to answer /readyz. */
   restartMs: number;
   /**
-   * Engine and risk kills: when the survivors served every partition they took over, and when the
-   * dead member was evicted, in ms after the kill (from the survivors' hand-over log lines).
+   * Engine and risk kills: when every group of the dead member had its partitions served again, by
+   * a survivor or by the replacement (whichever gained them first), and when the dead member was
+   * evicted, in ms after the kill (from the hand-over log lines of the app's processes).
    */
   handOver?: { servedMs: number; evictedMs?: number; groups: number };
 }
@@ -173,7 +174,7 @@ async function rounds(
 
   const random = mulberry32(o.seed ^ 0x5eed);
   const kills: KillRecord[] = [];
-  const survivorsOf = new Map<KillRecord, RunningApp[]>();
+  const witnessesOf = new Map<KillRecord, RunningApp[]>();
   const handOvers = new Map<KillRecord, number>();
   for (let round = 1; round <= o.rounds; round++) {
     await sleep(o.intervalMs);
@@ -186,11 +187,13 @@ async function rounds(
     const at = killedAt - load.startedAt;
     await victim.stop(o.signal ?? 'SIGKILL');
     const restarting = Date.now();
-    list.push(await start(app));
+    const replacement = await start(app);
+    list.push(replacement);
     const restartMs = Date.now() - restarting;
     const kill: KillRecord = { round, app, at, restartMs };
     kills.push(kill);
-    survivorsOf.set(kill, survivors);
+    // A replacement that joins within the eviction's rebalance takes the dead member's share itself.
+    witnessesOf.set(kill, [...survivors, replacement]);
     handOvers.set(kill, killedAt);
     log(`round ${round}: ${o.signal ?? 'SIGKILL'} ${app} at +${at} ms, replacement ready in ${restartMs} ms`);
   }
@@ -218,7 +221,7 @@ async function rounds(
   const killTimes = [...handOvers.values()];
   for (const [i, [kill, killedAt]] of [...handOvers].entries()) {
     if (kill.app === 'risk' || kill.app === 'matching-engine')
-      kill.handOver = handOver(survivorsOf.get(kill)!, killedAt, killTimes[i + 1] ?? killedAt + 60_000);
+      kill.handOver = handOver(witnessesOf.get(kill)!, killedAt, killTimes[i + 1] ?? killedAt + 60_000);
   }
   const count = (kind: Outcome['kind']) => outcomes.filter((x) => x.kind === kind).length;
   return {
@@ -241,14 +244,15 @@ async function rounds(
 }
 
 /**
- * From the survivors' log: per group, the first hand-over that gained partitions after the kill
- * (logged once onAssigned restored them); served = the last group's, so every partition of the
- * dead member is served again. Evicted: the first survivor line saying its process is gone.
+ * From the logs of the survivors and the replacement: per group, the first hand-over that gained
+ * partitions after the kill (logged once onAssigned restored them); served = the last group's, so
+ * every partition of the dead member is served again. Evicted: the first line saying its process
+ * is gone.
  */
-function handOver(survivors: RunningApp[], killedAt: number, until: number): KillRecord['handOver'] {
+function handOver(processes: RunningApp[], killedAt: number, until: number): KillRecord['handOver'] {
   const firstGain = new Map<string, number>();
   let evicted: number | undefined;
-  for (const p of survivors) {
+  for (const p of processes) {
     for (const line of p.output().split('\n')) {
       if (!line.includes('"group ')) continue;
       let entry: { timestamp?: number; message?: string };
