@@ -1,5 +1,5 @@
 // The file, not @perp/testing's index: that one loads every app (the in-process exchange).
-import { type KafkaMock, startKafkaMock } from '@perp/testing';
+import { eventually, type KafkaMock, startKafkaMock } from '@perp/testing';
 import { KafkaJSProtocolError } from 'kafkajs';
 import Broker from 'kafkajs/src/broker';
 import type { BusMessage } from '../bus';
@@ -30,14 +30,6 @@ describe('KafkaReader on the librdkafka mock cluster', () => {
     await mock?.stop();
   });
 
-  async function until(what: string, condition: () => boolean): Promise<void> {
-    const deadline = Date.now() + 20_000;
-    while (!condition()) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for: ${what}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  }
-
   it('a broker error (a leader moved) stops the fetches, refreshes the metadata and goes on from the same positions', async () => {
     const keys = ['a', 'b', 'c', 'd'];
     for (let i = 0; i < 8; i++) await bus.publish(topic, keys[i % 4]!, { i });
@@ -48,7 +40,7 @@ describe('KafkaReader on the librdkafka mock cluster', () => {
       assign: 'all',
       batchHandler: (ms: readonly BusMessage<{ i: number }>[]) => void got.push(...ms.map((m) => m.value.i)),
     });
-    await until('the first 8', () => got.length >= 8);
+    await eventually(() => got.length >= 8, 20_000, 10);
     // The next fetch answers as a broker that is no longer the leader would.
     const fetch = Broker.prototype.fetch;
     let refused = 0;
@@ -67,7 +59,7 @@ describe('KafkaReader on the librdkafka mock cluster', () => {
     });
     try {
       for (let i = 8; i < 16; i++) await bus.publish(topic, keys[i % 4]!, { i });
-      await until('all 16', () => got.length >= 16);
+      await eventually(() => got.length >= 16, 20_000, 10);
       expect(refused).toBeGreaterThan(1);
       await new Promise((r) => setTimeout(r, 200));
       expect([...got].sort((x, y) => x - y)).toEqual([...Array(16).keys()]);
@@ -88,7 +80,7 @@ describe('KafkaReader on the librdkafka mock cluster', () => {
     });
     try {
       const kept = (await bus.endOffsets(topic)).find((e) => e.partition === 0)!;
-      await until('the partition from its start', () => got.length >= Number(kept.offset));
+      await eventually(() => got.length >= Number(kept.offset), 20_000, 10);
       expect(got.map((m) => m.offset)).toEqual([...Array(Number(kept.offset)).keys()].map(String));
     } finally {
       await reader.close();

@@ -1,5 +1,5 @@
 // The file, not @perp/testing's index: that one loads every app (the in-process exchange).
-import { type KafkaMock, startKafkaMock } from '@perp/testing';
+import { eventually, type KafkaMock, startKafkaMock } from '@perp/testing';
 import ConsumerGroup from 'kafkajs/src/consumer/consumerGroup';
 import type { BusMessage, Subscription } from '../bus';
 import { silentLogger } from '../logger';
@@ -57,14 +57,6 @@ describe('fetch loops only for the brokers that serve an assigned partition', ()
     await mock?.stop();
   });
 
-  async function until(what: string, condition: () => boolean): Promise<void> {
-    const deadline = Date.now() + 20_000;
-    while (!condition()) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for: ${what}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  }
-
   /** Consumes `topic` in a group of one; returns the brokers its fetch loops asked over 500 ms. */
   async function fetchedBrokers(topic: string, messages: number): Promise<string[]> {
     const fetch = ConsumerGroup.prototype.fetch;
@@ -89,7 +81,7 @@ describe('fetch loops only for the brokers that serve an assigned partition', ()
           void got.push(...ms.map((m) => m.value.n)),
       });
       for (let n = 0; n < messages; n++) await bus.publish(topic, `key-${n}`, { n });
-      await until(`all ${messages} messages`, () => got.length >= messages + messagesBefore);
+      await eventually(() => got.length >= messages + messagesBefore, 20_000, 10);
       counting = true;
       await new Promise((r) => setTimeout(r, 500));
       counting = false;
