@@ -25,6 +25,18 @@ describe('app bundles', () => {
     },
   );
 
+  it.each(APPS)(
+    '%s: its entry and database thread are ASCII (one other character makes V8 hold the file as UTF-16)',
+    (app) => {
+      const dir = join(REPO_ROOT, 'dist/apps', app, 'src');
+      for (const file of ['main.js', 'embedded-postgres.worker.js'])
+        expect({ file, outside: readFileSync(join(dir, file), 'latin1').match(/[\x80-\xff]/g) }).toEqual({
+          file,
+          outside: null,
+        });
+    },
+  );
+
   it('a position in a bundle maps back to the TypeScript line it came from (stack traces)', () => {
     const dir = join(REPO_ROOT, 'dist/apps/gateway/src');
     const needle = 'kafkajs: no cluster factory';
