@@ -1,4 +1,3 @@
-// The file, not @perp/testing's index: that one loads every app (the in-process exchange).
 import { eventually, type KafkaMock, startKafkaMock } from '@perp/testing';
 import ConsumerGroup from 'kafkajs/src/consumer/consumerGroup';
 import type { BusMessage, Subscription } from '../bus';
@@ -7,7 +6,6 @@ import { KafkaBus } from './kafka-bus';
 import { createKafka } from './kafka-client';
 import { fetchOnlyFromServingBrokers } from './leader-fetchers';
 
-/** A group consumer's fetch loops on a cluster of three brokers (the mock's default). */
 /**
  * A group consumer's fetch loops on a cluster of three brokers (the mock's default). The mock
  * creates a topic on first use with four partitions whose leaders it picks at random: the suite
@@ -70,6 +68,7 @@ describe('fetch loops only for the brokers that serve an assigned partition', ()
       return fetch.call(this, nodeId);
     });
     const got: number[] = [];
+    // The message that created the topic (n = -1) comes first.
     const messagesBefore = 1;
     let sub: Subscription | undefined;
     try {
