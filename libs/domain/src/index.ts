@@ -4,6 +4,7 @@ export * from './markets/market';
 export * from './markets/chain';
 export * from './markets/market-registry';
 export * from './markets/order-limits';
+export * from './markets/parsed-once';
 export * from './market-stats/rolling-24h';
 export * from './market-data';
 export * from './order-book';

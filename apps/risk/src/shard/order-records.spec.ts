@@ -1,3 +1,4 @@
+import type { OrderRecord } from '@perp/contracts';
 import { parseMarket } from '@perp/domain';
 import { isOpen, newOrderRecord, recordAmended, recordClosed, recordFill } from './order-records';
 import { Money } from '@perp/domain';
@@ -45,6 +46,9 @@ describe('order records', () => {
     new Money('0.3'),
     market,
   );
+  /** A fill of `qty` at `price`, its quote computed as the fill handler does. */
+  const fillOf = (record: OrderRecord, price: string, qty: string, time: number) =>
+    recordFill(record, new Money(qty), new Money(price).times(qty), time, market);
 
   it('starts NEW at the market precision; GTX is stored as GTC', () => {
     expect(placed).toMatchObject({
@@ -58,14 +62,14 @@ describe('order records', () => {
   });
 
   it('fills accumulate quote exactly and average the price; the last fill makes it FILLED', () => {
-    const one = recordFill(placed, '50000', '0.1', 1001, market);
+    const one = fillOf(placed, '50000', '0.1', 1001);
     expect(one).toMatchObject({
       status: 'PARTIALLY_FILLED',
       executedQty: '0.100',
       cumQuote: '5000',
       avgPrice: '50000',
     });
-    const two = recordFill(one, '49999.9', '0.2', 1002, market);
+    const two = fillOf(one, '49999.9', '0.2', 1002);
     expect(two).toMatchObject({
       status: 'FILLED',
       executedQty: '0.300',
@@ -77,7 +81,7 @@ describe('order records', () => {
   });
 
   it('an amend sets the open quantity on top of what was executed; close keeps the latest time', () => {
-    const filled = recordFill(placed, '50000', '0.1', 1001, market);
+    const filled = fillOf(placed, '50000', '0.1', 1001);
     expect(recordAmended(filled, '49000', '0.5', 1003, market)).toMatchObject({
       price: '49000.0',
       origQty: '0.600',

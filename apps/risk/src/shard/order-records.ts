@@ -1,5 +1,5 @@
 import type { OrderRecord } from '@perp/contracts';
-import { type Market, Money } from '@perp/domain';
+import { type Market, Money, parsedOnce } from '@perp/domain';
 
 /** What a New Order command says about the order, for its record. */
 export interface NewOrderFields {
@@ -21,18 +21,25 @@ export interface NewOrderFields {
 
 const AVG_PRICE_DECIMALS = 8;
 
+/** Zero at a market's price and quantity precisions ("0.0", "0.000"), formatted once per market. */
+const zerosOf = parsedOnce((market: Market) => ({
+  price: new Money(0).toFixed(market.pricePrecision),
+  qty: new Money(0).toFixed(market.quantityPrecision),
+}));
+
 /** The record of an order risk accepted, before the engine has seen it: NEW, nothing executed. */
 export function newOrderRecord(cmd: NewOrderFields, quantity: Money, market: Market): OrderRecord {
+  const zero = zerosOf(market);
   return {
     orderId: cmd.orderId,
     user: cmd.user,
     symbol: market.symbol,
     status: 'NEW',
     clientOrderId: cmd.clientOrderId,
-    price: new Money(cmd.price ?? 0).toFixed(market.pricePrecision),
-    avgPrice: new Money(0).toFixed(market.pricePrecision),
+    price: cmd.price === undefined ? zero.price : new Money(cmd.price).toFixed(market.pricePrecision),
+    avgPrice: zero.price,
     origQty: quantity.toFixed(market.quantityPrecision),
-    executedQty: new Money(0).toFixed(market.quantityPrecision),
+    executedQty: zero.qty,
     cumQuote: '0',
     // Spec: GTX is stored as GTC after acceptance.
     timeInForce: cmd.timeInForce === 'GTX' ? 'GTC' : cmd.timeInForce,
@@ -41,7 +48,8 @@ export function newOrderRecord(cmd: NewOrderFields, quantity: Money, market: Mar
     reduceOnly: cmd.reduceOnly,
     side: cmd.side,
     positionSide: 'BOTH',
-    stopPrice: new Money(cmd.stopPrice ?? 0).toFixed(market.pricePrecision),
+    stopPrice:
+      cmd.stopPrice === undefined ? zero.price : new Money(cmd.stopPrice).toFixed(market.pricePrecision),
     workingType: cmd.workingType,
     priceProtect: cmd.priceProtect,
     selfTradePreventionMode: cmd.selfTradePreventionMode,
@@ -50,16 +58,16 @@ export function newOrderRecord(cmd: NewOrderFields, quantity: Money, market: Mar
   };
 }
 
-/** A fill of `qty` at `price`: executed quantity, quote and average price; FILLED when none is left. */
+/** A fill of `qty` worth `quote` (price x qty): executed quantity, quote and average price; FILLED when none is left. */
 export function recordFill(
   record: OrderRecord,
-  price: string,
-  qty: string,
+  qty: Money,
+  quote: Money,
   time: number,
   market: Market,
 ): OrderRecord {
-  const executed = new Money(record.executedQty).plus(qty);
-  const cumQuote = new Money(record.cumQuote).plus(new Money(price).times(qty));
+  const executed = qty.plus(record.executedQty);
+  const cumQuote = quote.plus(record.cumQuote);
   const filled = executed.gte(record.origQty);
   return {
     ...record,

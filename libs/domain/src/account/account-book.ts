@@ -151,7 +151,7 @@ export class AccountBook {
   }
 
   addCollateral(user: string, symbol: string, amount: Money): CollateralResult {
-    return this.account(user).addCollateral(symbol, amount, this.markPrices, this.options.markets);
+    return this.account(user).addCollateral(symbol, amount, this.markPrices);
   }
 
   removeCollateral(user: string, symbol: string, amount: Money): CollateralResult {
@@ -163,7 +163,7 @@ export class AccountBook {
     const market = this.options.markets(req.symbol);
     if (!market) return reject('INVALID_SYMBOL', `unknown symbol ${req.symbol}`);
     const account = this.account(user);
-    const result = checkPreTrade(account, market, req, this.markPrices, this.options.markets);
+    const result = checkPreTrade(account, market, req, this.markPrices);
     if (result.ok) account.addOrder(result.order);
     return result;
   }

@@ -291,8 +291,18 @@ export class Account {
     };
   }
 
-  availableBalance(marks: MarkPrices, markets: MarketLookup): Money {
-    return this.balances(marks, markets).availableBalance;
+  /**
+   * balances()'s availableBalance alone, for every pre-trade check: without the maintenance margin
+   * and margin ratio (a bracket lookup per position and a division) that it does not depend on.
+   */
+  availableBalance(marks: MarkPrices): Money {
+    const isolated = isIsolated(this.mode);
+    let available = this.wallet.minus(this.frozenMargin());
+    for (const p of this.positionsBySymbol.values())
+      available = isolated
+        ? available.minus(p.margin).minus(p.collateral)
+        : available.plus(unrealizedPnl(p, marks(p.symbol) ?? entryPrice(p))).minus(p.margin);
+    return available;
   }
 
   positionViews(marks: MarkPrices, markets: MarketLookup): PositionView[] {
@@ -324,10 +334,10 @@ export class Account {
   }
 
   /** Native collateral/add: isolated positions only, from the available balance. */
-  addCollateral(symbol: string, amount: Money, marks: MarkPrices, markets: MarketLookup): CollateralResult {
+  addCollateral(symbol: string, amount: Money, marks: MarkPrices): CollateralResult {
     const checked = this.checkCollateral(symbol, amount);
     if (!checked.ok) return checked;
-    if (this.availableBalance(marks, markets).lt(amount))
+    if (this.availableBalance(marks).lt(amount))
       return reject('INSUFFICIENT_BALANCE', 'available balance below the amount');
     return this.changeCollateral(checked.position, amount);
   }

@@ -1,12 +1,13 @@
 import type { FeeTier } from '../markets/market';
+import { parsedOnce } from '../markets/parsed-once';
 import { Money } from '../money/money';
 import { ceilTo, ZERO } from './rounding';
 
 export type Liquidity = 'MAKER' | 'TAKER';
 
 export interface FeeRates {
-  maker: Money;
-  taker: Money;
+  readonly maker: Money;
+  readonly taker: Money;
 }
 
 /** A VIP tier the chain defines (tiers are numbered 0..n-1 by parseChain). */
@@ -21,8 +22,14 @@ export function isValidVipTier(feeTiers: readonly FeeTier[], tier: number): bool
 export function feeRates(feeTiers: readonly FeeTier[], tier: number): FeeRates {
   const t = feeTiers.find((f) => f.tier === tier);
   if (!t) throw new Error(`unknown VIP tier ${tier}`);
-  return { maker: Money.max(t.makerRate, ZERO), taker: Money.max(t.takerRate, ZERO) };
+  return ratesOf(t);
 }
+
+/** A tier's rates parsed once per tier object (every fill reads them). */
+const ratesOf = parsedOnce((t: FeeTier): FeeRates => ({
+  maker: Money.max(t.makerRate, ZERO),
+  taker: Money.max(t.takerRate, ZERO),
+}));
 
 /** Commission of a fill: notional x rate rounded UP to 8 decimals, in favour of the fee account. */
 export function commission(notional: Money, rate: Money): Money {

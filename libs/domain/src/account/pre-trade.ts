@@ -3,7 +3,7 @@ import type { Market } from '../markets/market';
 import { orderLimits } from '../markets/order-limits';
 import { parsedOnce } from '../markets/parsed-once';
 import { Money } from '../money/money';
-import type { Account, MarketLookup, MarkPrices } from './account';
+import type { Account, MarkPrices } from './account';
 import { effectiveLeverage, orderMargin } from './margin';
 import { referencePriceSource, sideSign, type AccountOrder, type OrderType, type Side } from './order';
 import { reject, type PreTradeRejectReason, type AccountRejection } from './reasons';
@@ -151,7 +151,6 @@ export function checkPreTrade(
   market: Market,
   req: PreTradeRequest,
   marks: MarkPrices,
-  markets: MarketLookup,
 ): PreTradeResult {
   const shape = checkOrderShape(account, market, req, marks);
   if (!shape.ok) return shape;
@@ -161,7 +160,7 @@ export function checkPreTrade(
   const openingQty = openingQuantity(account, market.symbol, req.side, quantity, reduceOnly);
   const frozenMargin = openingQty.isZero() ? ZERO : orderMargin(openingQty.times(ref), leverage);
   if (frozenMargin.gt(0)) {
-    const available = account.availableBalance(marks, markets);
+    const available = account.availableBalance(marks);
     if (available.lt(frozenMargin))
       return reject(
         'MARGIN_INSUFFICIENT',

@@ -17,13 +17,15 @@ export function settleFill(ctx: RiskContext, trade: Trade, liquidity: 'MAKER' | 
   const market = ctx.markets.find(trade.symbol);
   if (!market) throw new Error(`trade ${trade.tradeId} of unknown market ${trade.symbol}`);
   const price = new Money(trade.price);
+  const qty = new Money(trade.qty);
+  const quote = price.times(qty);
   const fill = {
     user: side.user,
     orderId: side.orderId,
     symbol: trade.symbol,
     side: side.side,
     price,
-    qty: new Money(trade.qty),
+    qty,
     liquidity,
     closeQty: new Money(side.split.close),
     tradeId: trade.tradeId,
@@ -46,7 +48,7 @@ export function settleFill(ctx: RiskContext, trade: Trade, liquidity: 'MAKER' | 
       side: side.side,
       price: trade.price,
       qty: trade.qty,
-      quoteQty: price.times(trade.qty).toFixed(),
+      quoteQty: quote.toFixed(),
       commission: r.commission.abs().toFixed(),
       commissionAsset: ctx.asset,
       realizedPnl: r.realizedPnl.toFixed(),
@@ -67,7 +69,7 @@ export function settleFill(ctx: RiskContext, trade: Trade, liquidity: 'MAKER' | 
     });
   const rec = p.openOrder(side.orderId);
   if (rec) {
-    const next = recordFill(rec, trade.price, trade.qty, trade.time, market);
+    const next = recordFill(rec, qty, quote, trade.time, market);
     if (isOpen(next)) p.put(next);
     else {
       p.close(next);

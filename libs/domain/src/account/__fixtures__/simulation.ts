@@ -448,6 +448,10 @@ export class Simulation {
         a.frozenMargin().eq(frozen),
         `${a.user}: frozen total ${a.frozenMargin().toFixed()} = Σ ${frozen.toFixed()}`,
       );
+      // Pre-trade's shortcut to the available balance agrees with the full balances, in every mode.
+      const available = a.availableBalance(book.markPrices);
+      const full = book.balances(a.user).availableBalance;
+      ok(available.eq(full), `${a.user}: available ${available.toFixed()} = balances' ${full.toFixed()}`);
       for (const m of MARKETS)
         for (const side of ['BUY', 'SELL'] as const) {
           const open = risk.filter((o) => o.symbol === m.symbol && o.side === side);
