@@ -1,5 +1,6 @@
 import { type EngineCommand, type EngineEvent, outputId } from '@perp/contracts';
 import {
+  averagePrice,
   BookOrderType,
   BookSide,
   BookStpMode,
@@ -96,8 +97,7 @@ export function applyLiquidationOrder(
       : { lots: 0, events: [] };
   events.push(...adl.events);
   const qty = (lots: number) => fromSteps(lots, sb.lotSize, sb.quantityPrecision);
-  const avgPrice =
-    filled > 0 ? quote.times(sb.tickSize).div(filled).decimalPlaces(8, Money.ROUND_HALF_UP).toFixed() : '0';
+  const avgPrice = filled > 0 ? averagePrice(quote.times(sb.tickSize), new Money(filled)).toFixed() : '0';
   const unfilled = new Money(cmd.quantity).minus(qty(filled)).minus(qty(adl.lots));
   const done: EngineEvent = {
     v: 1,

@@ -1,5 +1,5 @@
 import type { OrderRecord } from '@perp/contracts';
-import { type Market, Money, parsedOnce } from '@perp/domain';
+import { averagePrice, type Market, Money, parsedOnce } from '@perp/domain';
 
 /** What a New Order command says about the order, for its record. */
 export interface NewOrderFields {
@@ -18,8 +18,6 @@ export interface NewOrderFields {
   selfTradePreventionMode: string;
   time: number;
 }
-
-const AVG_PRICE_DECIMALS = 8;
 
 /** Zero at a market's price and quantity precisions ("0.0", "0.000"), formatted once per market. */
 const zerosOf = parsedOnce((market: Market) => ({
@@ -73,7 +71,7 @@ export function recordFill(
     ...record,
     executedQty: executed.toFixed(market.quantityPrecision),
     cumQuote: cumQuote.toFixed(),
-    avgPrice: cumQuote.div(executed).decimalPlaces(AVG_PRICE_DECIMALS, Money.ROUND_HALF_UP).toFixed(),
+    avgPrice: averagePrice(cumQuote, executed).toFixed(),
     status: filled ? 'FILLED' : 'PARTIALLY_FILLED',
     updateTime: Math.max(record.updateTime, time),
   };

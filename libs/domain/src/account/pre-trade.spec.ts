@@ -101,6 +101,30 @@ describe('quantity and notional', () => {
   });
 
   it.each([
+    ['0.005', '0.0339', '0.03'],
+    ['5', '12.7', '10'],
+    ['1', '12.7', '12'],
+    ['0.01', '7.999', '7.99'],
+  ])(
+    'floors to a lot of %s (a power of ten or not) as floor(q / lot) x lot',
+    (lotSize, quantity, floored) => {
+      const market = parseMarket({
+        ...BTC,
+        symbol: 'LOTUSDT',
+        baseAsset: 'LOT',
+        lotSize,
+        minOrderSizeUsd: '1',
+      });
+      const book = setup('1000000', [market]);
+      const r = accepted(
+        book.placeOrder('u1', order('LIMIT', { symbol: 'LOTUSDT', price: '100', quantity })),
+      );
+      expect(r.quantity.toFixed()).toBe(floored);
+      expect(r.quantity.eq(floorToLot(m(quantity), lotSize))).toBe(true);
+    },
+  );
+
+  it.each([
     ['below one lot', { quantity: '0.0009' }],
     ['zero', { quantity: '0' }],
     ['negative', { quantity: '-1' }],

@@ -40,11 +40,17 @@ export interface PreTradeAccepted {
 export type PreTradeResult = PreTradeAccepted | AccountRejection<PreTradeRejectReason>;
 
 /** A market's order bounds parsed once per market object (a registry change makes a new one). */
-const orderBounds = parsedOnce((market: Market) => ({
-  lot: new Money(market.lotSize),
-  minNotional: new Money(market.minOrderSizeUsd),
-  maxNotional: new Money(market.maxOrderSizeUsd),
-}));
+const orderBounds = parsedOnce((market: Market) => {
+  const lot = new Money(market.lotSize);
+  const places = lot.decimalPlaces() ?? 0;
+  return {
+    lot,
+    /** k when the lot is 10^-k (0.001: 3): flooring to it is then a truncation, no division. */
+    lotPlaces: lot.eq(new Money(1).shiftedBy(-places)) ? places : undefined,
+    minNotional: new Money(market.minOrderSizeUsd),
+    maxNotional: new Money(market.maxOrderSizeUsd),
+  };
+});
 
 /** floor(x / lot) x lot. */
 export function floorToLot(x: Money, lotSize: BigNumber.Value): Money {
@@ -123,8 +129,12 @@ export function checkOrderShape(
   const requested = req.quantity ?? req.quoteOrderQty ?? ZERO;
   if (!requested.isFinite() || !requested.gt(0))
     return reject('INVALID_QUANTITY', 'quantity must be above 0');
-  const { lot, minNotional, maxNotional } = orderBounds(market);
-  const quantity = req.quantity ? floorToLot(req.quantity, lot) : quantityFromQuote(requested, ref, lot);
+  const { lot, lotPlaces, minNotional, maxNotional } = orderBounds(market);
+  const quantity = !req.quantity
+    ? quantityFromQuote(requested, ref, lot)
+    : lotPlaces === undefined
+      ? floorToLot(req.quantity, lot)
+      : req.quantity.decimalPlaces(lotPlaces, Money.ROUND_DOWN);
   if (quantity.lt(lot)) return reject('INVALID_QUANTITY', `quantity below lot size ${market.lotSize}`);
 
   const notional = quantity.times(ref);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { Money } from '../money/money';
-import { ceilTo, divide, floorTo, proRata } from './rounding';
+import { averagePrice, ceilTo, divide, floorTo, proRata, type RoundingMode } from './rounding';
 
 const m = (v: string) => new Money(v);
 
@@ -16,25 +16,29 @@ describe('divide', () => {
     expect(divide(m('1.00000000000000000001'), 1, 8, 'up').toFixed()).toBe('1.00000001');
   });
 
-  it('breaks exact halves towards the even neighbour', () => {
+  it('breaks exact halves towards the even neighbour, or up', () => {
     expect(divide(m('0.000000025'), 1, 8, 'half-even').toFixed()).toBe('0.00000002');
     expect(divide(m('0.000000035'), 1, 8, 'half-even').toFixed()).toBe('0.00000004');
+    expect(divide(m('0.000000025'), 1, 8, 'half-up').toFixed()).toBe('0.00000003');
+    expect(divide(m('0.000000024999'), 1, 8, 'half-up').toFixed()).toBe('0.00000002');
   });
 
   it('leaves terminating quotients unchanged in every mode', () => {
-    for (const mode of ['down', 'up', 'half-even'] as const)
+    for (const mode of ['down', 'up', 'half-even', 'half-up'] as const)
       expect(divide(m('10.05'), 3, 8, mode).toFixed()).toBe('3.35');
   });
 
   it('equals the exact integer method (quotient and remainder at the scale) in every mode', () => {
-    const exact = (a: Money, b: Money, dp: number, mode: 'down' | 'up' | 'half-even') => {
+    const exact = (a: Money, b: Money, dp: number, mode: RoundingMode) => {
       const n = a.shiftedBy(dp);
       const q = n.idiv(b);
       const r = n.minus(q.times(b));
       const twice = r.times(2);
       const up =
         !r.isZero() &&
-        (mode === 'up' || (mode === 'half-even' && (twice.gt(b) || (twice.eq(b) && !q.mod(2).isZero()))));
+        (mode === 'up' ||
+          (mode === 'half-up' && twice.gte(b)) ||
+          (mode === 'half-even' && (twice.gt(b) || (twice.eq(b) && !q.mod(2).isZero()))));
       return (up ? q.plus(1) : q).shiftedBy(-dp);
     };
     const decimal = (max: number, places: number) =>
@@ -53,7 +57,7 @@ describe('divide', () => {
           fc.integer({ min: 1, max: 125 }).map((n) => new Money(n)),
         ),
         fc.integer({ min: 0, max: 12 }),
-        fc.constantFrom('down' as const, 'up' as const, 'half-even' as const),
+        fc.constantFrom<RoundingMode>('down', 'up', 'half-even', 'half-up'),
         (a, b, dp, mode) => {
           const got = divide(a, b, dp, mode);
           expect(got.toFixed()).toBe(exact(a, b, dp, mode).toFixed());
@@ -68,6 +72,28 @@ describe('divide', () => {
   it('refuses negative dividends and non-positive divisors', () => {
     expect(() => divide(m('-1'), 2, 8, 'down')).toThrow();
     expect(() => divide(m('1'), 0, 8, 'down')).toThrow();
+  });
+});
+
+describe('averagePrice', () => {
+  it('is quote / qty at 18 places then half-up to 8: what the order records and liquidations used', () => {
+    const decimal = (max: number, places: number) =>
+      fc
+        .tuple(fc.integer({ min: 0, max }), fc.integer({ min: 0, max: 10 ** places - 1 }))
+        .map(([i, f]) => new Money(`${i}.${String(f).padStart(places, '0')}`));
+    fc.assert(
+      fc.property(
+        decimal(1e12, 12),
+        decimal(1e6, 8).filter((q) => q.gt(0)),
+        (quote, qty) => {
+          const before = quote.div(qty).decimalPlaces(8, Money.ROUND_HALF_UP);
+          expect(averagePrice(quote, qty).toFixed()).toBe(before.toFixed());
+        },
+      ),
+      { numRuns: 2000 },
+    );
+    expect(averagePrice(m('14999.98'), m('0.3')).toFixed()).toBe('49999.93333333');
+    expect(averagePrice(m('0.00000001'), m('2')).toFixed()).toBe('0.00000001'); // 0.000000005 up
   });
 });
 

@@ -4,11 +4,16 @@ import { Money } from '../money/money';
 /** Scale of settled amounts (commission, funding, margin, the cost released on a partial close). */
 export const SETTLEMENT_DECIMALS = 8;
 
-export type RoundingMode = 'down' | 'up' | 'half-even';
+export type RoundingMode = 'down' | 'up' | 'half-even' | 'half-up';
 
 /** A Money constructor dividing at `dp` places in one rounding mode (bignumber.js rounds exactly). */
 const dividers = new Map<string, typeof Money>();
-const MODES = { down: Money.ROUND_DOWN, up: Money.ROUND_UP, 'half-even': Money.ROUND_HALF_EVEN } as const;
+const MODES = {
+  down: Money.ROUND_DOWN,
+  up: Money.ROUND_UP,
+  'half-even': Money.ROUND_HALF_EVEN,
+  'half-up': Money.ROUND_HALF_UP,
+} as const;
 function dividerOf(dp: number, mode: RoundingMode): typeof Money {
   const key = `${dp} ${mode}`;
   let d = dividers.get(key);
@@ -33,6 +38,17 @@ export function divide(a: Money, b: BigNumber.Value, dp: number, mode: RoundingM
 /** x x num / den rounded to `dp` decimals (a pro-rata share), for x, num >= 0 and den > 0. */
 export function proRata(x: Money, num: Money, den: Money, dp: number, mode: RoundingMode): Money {
   return divide(x.times(num), den, dp, mode);
+}
+
+/** Decimals of an average fill price (an order's or a liquidation's avgPrice). */
+export const AVERAGE_PRICE_DECIMALS = 8;
+
+/**
+ * The average price of fills worth `quote` for `qty` (> 0): quote / qty rounded half-up to 8
+ * decimals, exactly (the division stops at those places instead of Money's 18).
+ */
+export function averagePrice(quote: Money, qty: Money): Money {
+  return divide(quote, qty, AVERAGE_PRICE_DECIMALS, 'half-up');
 }
 
 export function ceilTo(x: Money, dp = SETTLEMENT_DECIMALS): Money {

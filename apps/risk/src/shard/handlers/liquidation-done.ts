@@ -1,5 +1,5 @@
 import type { EngineEvent, OrderRecord } from '@perp/contracts';
-import { Money } from '@perp/domain';
+import { averagePrice, Money } from '@perp/domain';
 import { checkMargins } from './margin-check';
 import { balanceEvent, type RiskContext } from './risk-context';
 
@@ -19,7 +19,7 @@ export function liquidationDone(ctx: RiskContext, event: LiquidationDone): void 
   const market = ctx.markets.find(entry.symbol);
   const executed = new Money(entry.executedQty);
   const quote = new Money(entry.cumQuote);
-  const avg = executed.gt(0) ? quote.div(executed).decimalPlaces(8, Money.ROUND_HALF_UP) : new Money(0);
+  const avg = executed.gt(0) ? averagePrice(quote, executed) : new Money(0);
   const qty = (x: Money | string) => new Money(x).toFixed(market?.quantityPrecision ?? 8);
   const px = (x: Money | string) => new Money(x).toFixed(market?.pricePrecision ?? 8);
   const updateTime = Math.max(entry.updateTime, event.time);
