@@ -45,10 +45,12 @@ export const AVERAGE_PRICE_DECIMALS = 8;
 
 /**
  * The average price of fills worth `quote` for `qty` (> 0): quote / qty rounded half-up to 8
- * decimals, exactly (the division stops at those places instead of Money's 18).
+ * decimals. Money's 18-place quotient is truncated, which never carries it across an 8-place
+ * midpoint, so this equals the exact division (`divide(quote, qty, 8, 'half-up')`) and allocates
+ * less.
  */
 export function averagePrice(quote: Money, qty: Money): Money {
-  return divide(quote, qty, AVERAGE_PRICE_DECIMALS, 'half-up');
+  return quote.div(qty).decimalPlaces(AVERAGE_PRICE_DECIMALS, Money.ROUND_HALF_UP);
 }
 
 export function ceilTo(x: Money, dp = SETTLEMENT_DECIMALS): Money {
