@@ -12,8 +12,12 @@
  * after the second committed all N, as a failover finds them, and applies them to the state only:
  * the second row. The baseline applies the same parsed commands to a restored partition with
  * `applyRiskCommand` alone (no bus, hot store or parsing). Rates per wall second and per CPU second
- * of this process. Output, last line: one JSON object. Figures are reported, never enforced.
+ * of this process. The baseline runs once more under V8's sampling heap profiler (objects the
+ * collections reclaim counted too) for the bytes it allocates per input: a figure the shared
+ * machine's speed does not move, where its rates differ by a third from run to run. Output, last
+ * line: one JSON object. Figures are reported, never enforced.
  */
+import { Session } from 'node:inspector';
 import { MemoryBus } from '@perp/bus';
 import { MemoryHotStore } from '@perp/cache';
 import { loadChain, outputId, type RiskCommand, TOPICS, topicPartitions } from '@perp/contracts';
@@ -214,26 +218,30 @@ async function main(): Promise<void> {
     feeTiers: chain.feeTiers,
     asset: chain.settlementAsset,
   };
-  const p = RiskPartition.deserialize(partition, snap.state, registry, options);
   const asset = chain.settlementAsset ?? 'USDT';
+  const applyAll = () => {
+    const p = RiskPartition.deserialize(partition, snap.state, registry, options);
+    for (let i = WARM; i < WARM + N; i++) {
+      const m = {
+        topic: TOPICS.riskCommands.name,
+        partition,
+        offset: offsets[i]!,
+        key: ALICE,
+        value: commands[i],
+        headers: {},
+        timestamp: T0,
+      };
+      applyRiskCommand({ p, m, out: new Output(), markets: registry, asset }, commands[i]!);
+    }
+    if (p.book.balances(ALICE).walletBalance.toFixed() !== expected)
+      throw new Error('baseline ended elsewhere');
+  };
   const c2 = process.cpuUsage();
   const t2 = process.hrtime.bigint();
-  for (let i = WARM; i < WARM + N; i++) {
-    const m = {
-      topic: TOPICS.riskCommands.name,
-      partition,
-      offset: offsets[i]!,
-      key: ALICE,
-      value: commands[i],
-      headers: {},
-      timestamp: T0,
-    };
-    applyRiskCommand({ p, m, out: new Output(), markets: registry, asset }, commands[i]!);
-  }
+  applyAll();
   const applySeconds = Number(process.hrtime.bigint() - t2) / 1e9;
   const applyCpu = cpuSeconds(c2);
-  if (p.book.balances(ALICE).walletBalance.toFixed() !== expected)
-    throw new Error('baseline ended elsewhere');
+  const applyBytes = allocatedBytes(applyAll) / N;
 
   const row = (name: string, wall: number, cpu: number) =>
     `${name.padEnd(48)} ${String(N).padStart(8)} inputs ${wall.toFixed(3).padStart(8)} s ${rate(wall)
@@ -242,6 +250,9 @@ async function main(): Promise<void> {
   console.log(row('risk replay from a snapshot (memory bus)', replaySeconds, replayCpu));
   console.log(row('same, inputs committed (failover): state only', committedSeconds, committedCpu));
   console.log(row('baseline: applyRiskCommand alone', applySeconds, applyCpu));
+  console.log(
+    `${'baseline, allocated per input'.padEnd(48)} ${(applyBytes / 1024).toFixed(2).padStart(8)} KB`,
+  );
   const met = (wall: number, cpu: number) => (Math.max(rate(wall), rate(cpu)) >= TARGET ? 'met' : 'NOT met');
   console.log(
     `replay / baseline (CPU): ${(applyCpu / replayCpu).toFixed(2)}, committed replay / baseline: ${(applyCpu / committedCpu).toFixed(2)}; target ${TARGET.toLocaleString('en')} inputs/s: replay ${met(replaySeconds, replayCpu)}, committed replay ${met(committedSeconds, committedCpu)}`,
@@ -256,12 +267,39 @@ async function main(): Promise<void> {
       committedReplayPerCpuSecond: rate(committedCpu),
       applyRate: rate(applySeconds),
       applyPerCpuSecond: rate(applyCpu),
+      applyKbPerInput: Number((applyBytes / 1024).toFixed(2)),
       target: TARGET,
     }),
   );
 }
 
 const rate = (seconds: number) => Math.round(N / seconds);
+
+/** Bytes `run` allocates, garbage included: V8's sampling heap profiler, every 4 KB on average. */
+function allocatedBytes(run: () => void): number {
+  const session = new Session();
+  session.connect();
+  // This thread's own session answers synchronously: each post has called back when it returns.
+  session.post('HeapProfiler.enable');
+  session.post('HeapProfiler.startSampling', {
+    samplingInterval: 4096,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  run();
+  let bytes = 0;
+  session.post('HeapProfiler.stopSampling', (err, r) => {
+    if (err) throw err;
+    // Each node's selfSize is its sampled allocations scaled up to an estimate of all of them.
+    const add = (n: typeof r.profile.head): void => {
+      bytes += n.selfSize;
+      for (const c of n.children) add(c);
+    };
+    add(r.profile.head);
+  });
+  session.disconnect();
+  return bytes;
+}
 
 function cpuSeconds(since: NodeJS.CpuUsage): number {
   const u = process.cpuUsage(since);
