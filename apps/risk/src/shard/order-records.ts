@@ -56,7 +56,10 @@ export function newOrderRecord(cmd: NewOrderFields, quantity: Money, market: Mar
   };
 }
 
-/** A fill of `qty` worth `quote` (price x qty): executed quantity, quote and average price; FILLED when none is left. */
+/**
+ * A fill of `qty` worth `quote` (price x qty): executed quantity, quote and average price; FILLED
+ * when none is left.
+ */
 export function recordFill(
   record: OrderRecord,
   qty: Money,
