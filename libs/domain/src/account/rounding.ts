@@ -4,16 +4,11 @@ import { Money } from '../money/money';
 /** Scale of settled amounts (commission, funding, margin, the cost released on a partial close). */
 export const SETTLEMENT_DECIMALS = 8;
 
-export type RoundingMode = 'down' | 'up' | 'half-even' | 'half-up';
+export type RoundingMode = 'down' | 'up' | 'half-even';
 
 /** A Money constructor dividing at `dp` places in one rounding mode (bignumber.js rounds exactly). */
 const dividers = new Map<string, typeof Money>();
-const MODES = {
-  down: Money.ROUND_DOWN,
-  up: Money.ROUND_UP,
-  'half-even': Money.ROUND_HALF_EVEN,
-  'half-up': Money.ROUND_HALF_UP,
-} as const;
+const MODES = { down: Money.ROUND_DOWN, up: Money.ROUND_UP, 'half-even': Money.ROUND_HALF_EVEN } as const;
 function dividerOf(dp: number, mode: RoundingMode): typeof Money {
   const key = `${dp} ${mode}`;
   let d = dividers.get(key);
@@ -41,13 +36,12 @@ export function proRata(x: Money, num: Money, den: Money, dp: number, mode: Roun
 }
 
 /** Decimals of an average fill price (an order's or a liquidation's avgPrice). */
-export const AVERAGE_PRICE_DECIMALS = 8;
+const AVERAGE_PRICE_DECIMALS = 8;
 
 /**
  * The average price of fills worth `quote` for `qty` (> 0): quote / qty rounded half-up to 8
  * decimals. Money's 18-place quotient is truncated, which never carries it across an 8-place
- * midpoint, so this equals the exact division (`divide(quote, qty, 8, 'half-up')`) and allocates
- * less.
+ * midpoint, so this equals the exact half-up division.
  */
 export function averagePrice(quote: Money, qty: Money): Money {
   return quote.div(qty).decimalPlaces(AVERAGE_PRICE_DECIMALS, Money.ROUND_HALF_UP);
