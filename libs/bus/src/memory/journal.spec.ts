@@ -99,6 +99,32 @@ describe('MemoryBus journal', () => {
     await second.close();
   });
 
+  it('restores multi-byte text and a multi-megabyte batch, byte for byte', async () => {
+    const first = await open({ journal: { dir, fsync: 'never' } });
+    // One event-loop turn: a single batch of about 3 MB (one write), then a small one.
+    const values = [
+      { text: 'Ünïcødé € 𝄞 😀 \u2028 "quoted" \\ back' },
+      ...Array.from({ length: 12 }, (_, i) => ({ i, pad: '€'.repeat(80_000 + i) })),
+      { text: 'after the large ones 😀' },
+    ];
+    const results = await Promise.all(values.map((v) => first.publish('events', 'k', v)));
+    expect(results.map((r) => r.offset)).toEqual(values.map((_, i) => String(i)));
+    await first.publish('events', 'k', { tail: 'ß' });
+    const lines = readFileSync(join(dir, 'bus.journal'), 'utf8').split('\n');
+    expect(lines[lines.length - 1]).toBe('');
+    expect(lines.filter((l) => l.startsWith('["m"')).map((l) => JSON.parse(l)[5])).toEqual([
+      ...values,
+      { tail: 'ß' },
+    ]);
+
+    const second = await open();
+    const seen: BusMessage[] = [];
+    await collect(second, 'g', ['events'], seen);
+    await eventually(() => seen.length === values.length + 1);
+    expect(seen.map((m) => m.value)).toEqual([...values, { tail: 'ß' }]);
+    await second.close();
+  });
+
   it('cuts a torn tail off and keeps appending after the last whole record', async () => {
     const first = await open();
     await first.publish('orders', 'a', { n: 1 });
