@@ -1,5 +1,5 @@
 import type { OrderRecord } from '@perp/contracts';
-import { averagePrice, type Market, Money, parsedOnce } from '@perp/domain';
+import { averagePrice, decimal, type Market, Money, parsedOnce } from '@perp/domain';
 
 /** What a New Order command says about the order, for its record. */
 export interface NewOrderFields {
@@ -34,7 +34,7 @@ export function newOrderRecord(cmd: NewOrderFields, quantity: Money, market: Mar
     symbol: market.symbol,
     status: 'NEW',
     clientOrderId: cmd.clientOrderId,
-    price: cmd.price === undefined ? zero.price : new Money(cmd.price).toFixed(market.pricePrecision),
+    price: cmd.price === undefined ? zero.price : decimal(cmd.price).toFixed(market.pricePrecision),
     avgPrice: zero.price,
     origQty: quantity.toFixed(market.quantityPrecision),
     executedQty: zero.qty,
@@ -47,7 +47,7 @@ export function newOrderRecord(cmd: NewOrderFields, quantity: Money, market: Mar
     side: cmd.side,
     positionSide: 'BOTH',
     stopPrice:
-      cmd.stopPrice === undefined ? zero.price : new Money(cmd.stopPrice).toFixed(market.pricePrecision),
+      cmd.stopPrice === undefined ? zero.price : decimal(cmd.stopPrice).toFixed(market.pricePrecision),
     workingType: cmd.workingType,
     priceProtect: cmd.priceProtect,
     selfTradePreventionMode: cmd.selfTradePreventionMode,
@@ -67,9 +67,9 @@ export function recordFill(
   time: number,
   market: Market,
 ): OrderRecord {
-  const executed = qty.plus(record.executedQty);
-  const cumQuote = quote.plus(record.cumQuote);
-  const filled = executed.gte(record.origQty);
+  const executed = qty.plus(decimal(record.executedQty));
+  const cumQuote = quote.plus(decimal(record.cumQuote));
+  const filled = executed.gte(decimal(record.origQty));
   return {
     ...record,
     executedQty: executed.toFixed(market.quantityPrecision),
@@ -99,8 +99,8 @@ export function recordAmended(
 ): OrderRecord {
   return {
     ...record,
-    price: new Money(price).toFixed(market.pricePrecision),
-    origQty: new Money(record.executedQty).plus(openQty).toFixed(market.quantityPrecision),
+    price: decimal(price).toFixed(market.pricePrecision),
+    origQty: decimal(record.executedQty).plus(decimal(openQty)).toFixed(market.quantityPrecision),
     updateTime: Math.max(record.updateTime, time),
   };
 }

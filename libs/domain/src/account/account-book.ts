@@ -1,5 +1,5 @@
 import type { FeeTier } from '../markets/market';
-import { Money } from '../money/money';
+import { isAboveZero, Money } from '../money/money';
 import {
   Account,
   type AccountBalances,
@@ -122,12 +122,12 @@ export class AccountBook {
   }
 
   setMarkPrice(symbol: string, price: Money): void {
-    if (!price.isFinite() || !price.gt(0)) throw new Error(`mark price of ${symbol} must be positive`);
+    if (!price.isFinite() || !isAboveZero(price)) throw new Error(`mark price of ${symbol} must be positive`);
     this.marks.set(symbol, price);
   }
 
   deposit(user: string, amount: Money, ref: string): LedgerTransfer[] {
-    if (!amount.isFinite() || !amount.gt(0)) throw new Error('deposit must be positive');
+    if (!amount.isFinite() || !isAboveZero(amount)) throw new Error('deposit must be positive');
     const t: LedgerTransfer[] = [{ from: undefined, to: walletOf(user), amount, kind: 'DEPOSIT', ref }];
     this.post(t);
     return t;

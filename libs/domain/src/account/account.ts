@@ -1,5 +1,5 @@
 import type { Market } from '../markets/market';
-import { Money } from '../money/money';
+import { isAboveZero, Money } from '../money/money';
 import {
   ACCOUNT_STATE_VERSION,
   fromMoneyString,
@@ -218,7 +218,7 @@ export class Account {
     if (!o) return undefined;
     this.ordersById.delete(orderId);
     this.orderIdByClientId.delete(o.clientOrderId);
-    this.count(o, o.remaining.negated(), o.frozen.negated());
+    this.count(o, o.remaining, o.frozen, false);
     return o;
   }
   /**
@@ -231,18 +231,20 @@ export class Account {
     const o = order as { remaining: Money; frozen: Money };
     o.remaining = order.remaining.minus(qty);
     o.frozen = order.frozen.minus(released);
-    this.count(order, qty.negated(), released.negated());
+    this.count(order, qty, released, false);
   }
 
   private hold(order: AccountOrder): void {
     this.ordersById.set(order.orderId, order);
-    this.count(order, order.remaining, order.frozen);
+    this.count(order, order.remaining, order.frozen, true);
   }
 
-  private count(order: AccountOrder, remaining: Money, frozen: Money): void {
-    this.frozenTotal = this.frozenTotal.plus(frozen);
+  /** Adds to the totals (`held`) or takes from them: minus, not plus of a negated copy. */
+  private count(order: AccountOrder, remaining: Money, frozen: Money, held: boolean): void {
+    this.frozenTotal = held ? this.frozenTotal.plus(frozen) : this.frozenTotal.minus(frozen);
     const key = remainingKey(order.symbol, order.side);
-    const total = (this.remainingTotals.get(key) ?? ZERO).plus(remaining);
+    const before = this.remainingTotals.get(key) ?? ZERO;
+    const total = held ? before.plus(remaining) : before.minus(remaining);
     if (total.isZero()) this.remainingTotals.delete(key);
     else this.remainingTotals.set(key, total);
   }
@@ -366,7 +368,8 @@ export class Account {
   ): { ok: true; position: AccountPosition } | AccountRejection<MarginRejectReason> {
     if (!isIsolated(this.mode))
       return reject('INVALID_MARGIN_MODE', 'collateral applies to isolated margin only');
-    if (!amount.isFinite() || !amount.gt(0)) return reject('INVALID_AMOUNT', 'amount must be positive');
+    if (!amount.isFinite() || !isAboveZero(amount))
+      return reject('INVALID_AMOUNT', 'amount must be positive');
     const position = this.positionsBySymbol.get(symbol);
     if (!position) return reject('POSITION_NOT_FOUND', `no open position on ${symbol}`);
     return { ok: true, position };

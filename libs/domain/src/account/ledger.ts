@@ -1,4 +1,4 @@
-import { Money } from '../money/money';
+import { isBelowZero, Money } from '../money/money';
 import { fromMoneyString, parseLedgerState, toMoneyString, type LedgerState } from './account-state';
 import { ZERO } from './rounding';
 
@@ -52,7 +52,8 @@ export class Ledger {
   private deposited = ZERO;
 
   post(t: LedgerTransfer): void {
-    if (!t.amount.isFinite() || t.amount.lt(0)) throw new Error(`transfer amount must be >= 0: ${t.amount}`);
+    if (!t.amount.isFinite() || isBelowZero(t.amount))
+      throw new Error(`transfer amount must be >= 0: ${t.amount}`);
     if (t.amount.isZero()) return;
     if (t.from === undefined) {
       if (t.kind !== 'DEPOSIT') throw new Error('only a deposit has no source account');

@@ -1,6 +1,6 @@
 import type { MaintenanceBracket, Market } from '../markets/market';
 import { parsedOnce } from '../markets/parsed-once';
-import { Money } from '../money/money';
+import { isAboveZero, Money } from '../money/money';
 import { divide, SETTLEMENT_DECIMALS, ZERO } from './rounding';
 
 /** Buffer on the margin frozen for an order (spec: notional / leverage x 1.005). */
@@ -34,7 +34,7 @@ export function maintenanceMargin(market: Market, notional: Money): Money {
  */
 export function marginRatio(maintenance: Money, marginBalance: Money): Money {
   if (maintenance.isZero()) return ZERO;
-  if (!marginBalance.gt(0)) return new Money(Infinity);
+  if (!isAboveZero(marginBalance)) return new Money(Infinity);
   return maintenance.div(marginBalance);
 }
 

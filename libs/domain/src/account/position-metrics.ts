@@ -1,5 +1,5 @@
 import type { Market } from '../markets/market';
-import { Money } from '../money/money';
+import { isAboveZero, isBelowZero, Money } from '../money/money';
 import type { Account, MarketLookup, MarkPrices, PositionView } from './account';
 import { effectiveLeverage, maxNotionalForLeverage } from './margin';
 import { isIsolated, marginTypeOf } from './margin-mode';
@@ -33,7 +33,7 @@ export function liquidationPrice(
     if ((i === 0 || notional.gt(floor)) && notional.lte(b.notionalCap)) break;
     floor = new Money(b.notionalCap);
   }
-  return p.gt(0) ? p : ZERO;
+  return isAboveZero(p) ? p : ZERO;
 }
 
 /**
@@ -45,7 +45,7 @@ export function breakEvenPrice(size: Money, entry: Money, takerRate: Money): Mon
   if (!takerRate.lt(1)) return entry;
   const up = new Money(1).plus(takerRate);
   const down = new Money(1).minus(takerRate);
-  return size.gt(0) ? entry.times(up).div(down) : entry.times(down).div(up);
+  return isAboveZero(size) ? entry.times(up).div(down) : entry.times(down).div(up);
 }
 
 /** The risk figures of one symbol of an account: what position and account rows show. */
@@ -135,7 +135,7 @@ export function symbolMetrics(
       entryPrice: entry,
       markPrice: v?.markPrice ?? marks(symbol) ?? ZERO,
       unrealizedPnl: v?.unrealizedPnl ?? ZERO,
-      notional: v ? (size.lt(0) ? v.notional.negated() : v.notional) : ZERO,
+      notional: v ? (isBelowZero(size) ? v.notional.negated() : v.notional) : ZERO,
       positionInitialMargin: positionMargin,
       openOrderInitialMargin: frozen,
       initialMargin: positionMargin.plus(frozen),

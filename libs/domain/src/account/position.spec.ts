@@ -37,6 +37,16 @@ describe('applyPositionTrade', () => {
     expect(p.id).toBe(a.position!.id);
   });
 
+  it('prices the entry of the size and cost a position holds now, also after they are replaced', () => {
+    const p = { ...trade(undefined, 'SELL', '2', '100').position! };
+    expect(entryPrice(p).toFixed()).toBe('100');
+    expect(entryPrice(p)).toBe(entryPrice(p));
+    p.cost = m('201');
+    expect(entryPrice(p).toFixed()).toBe('100.5');
+    p.size = m('-3');
+    expect(entryPrice(p).toFixed()).toBe('67');
+  });
+
   it('realizes PnL on a partial close and on a flip (hand-computed)', () => {
     const opened = trade(trade(undefined, 'BUY', '1', '100').position, 'BUY', '2', '101').position!;
 

@@ -1,4 +1,4 @@
-import { Money } from '../money/money';
+import { isAboveZero, isBelowZero, Money } from '../money/money';
 import { initialMargin } from './margin';
 import { sideSign, type Side } from './order';
 import { SETTLEMENT_DECIMALS, proRata, ZERO } from './rounding';
@@ -47,8 +47,19 @@ export interface PositionTradeEffect {
   addedMargin: Money;
 }
 
+/** Each position's entry price as of the size and cost it was divided from. */
+const entryPrices = new WeakMap<AccountPosition, { size: Money; cost: Money; price: Money }>();
+
+/**
+ * cost / |size|, divided once per position state: a fill's events, margin checks and account views
+ * each ask for it, and a division is the dearest bignumber.js operation (about a microsecond).
+ */
 export function entryPrice(p: AccountPosition): Money {
-  return p.cost.div(p.size.abs());
+  const kept = entryPrices.get(p);
+  if (kept !== undefined && kept.size === p.size && kept.cost === p.cost) return kept.price;
+  const price = p.cost.div(p.size.abs());
+  entryPrices.set(p, { size: p.size, cost: p.cost, price });
+  return price;
 }
 
 export function positionNotional(p: AccountPosition, markPrice: Money): Money {
@@ -62,13 +73,13 @@ export function unrealizedPnl(p: AccountPosition, markPrice: Money): Money {
 
 /** Signed cost: + for longs, - for shorts (what the clearing account is owed back). */
 export function signedCost(p: AccountPosition): Money {
-  return p.size.lt(0) ? p.cost.negated() : p.cost;
+  return isBelowZero(p.size) ? p.cost.negated() : p.cost;
 }
 
 /** Base quantity a trade on `side` would close: the opposite position, capped at `qty`. */
 export function positionClosingQty(position: AccountPosition | undefined, side: Side, qty: Money): Money {
   if (!position || position.size.isZero()) return ZERO;
-  const opposite = sideSign(side) * (position.size.lt(0) ? -1 : 1) < 0;
+  const opposite = sideSign(side) * (isBelowZero(position.size) ? -1 : 1) < 0;
   return opposite ? Money.min(position.size.abs(), qty) : ZERO;
 }
 
@@ -81,14 +92,14 @@ export function applyPositionTrade(
   position: AccountPosition | undefined,
   t: PositionTrade,
 ): PositionTradeEffect {
-  if (!t.qty.gt(0) || !t.price.gt(0)) throw new Error('trade qty and price must be positive');
+  if (!isAboveZero(t.qty) || !isAboveZero(t.price)) throw new Error('trade qty and price must be positive');
   const closedQty = positionClosingQty(position, t.side, t.qty);
   const openedQty = t.qty.minus(closedQty);
   let next = position;
   let realizedPnl = ZERO;
   let releasedMargin = ZERO;
   let releasedCollateral = ZERO;
-  if (position && closedQty.gt(0)) {
+  if (position && isAboveZero(closedQty)) {
     const abs = position.size.abs();
     const full = closedQty.eq(abs);
     const share = (x: Money, mode: 'down' | 'half-even'): Money =>
@@ -97,19 +108,19 @@ export function applyPositionTrade(
     releasedMargin = share(position.margin, 'down');
     releasedCollateral = share(position.collateral, 'down');
     const exitValue = closedQty.times(t.price);
-    realizedPnl = position.size.gt(0) ? exitValue.minus(releasedCost) : releasedCost.minus(exitValue);
+    realizedPnl = isAboveZero(position.size) ? exitValue.minus(releasedCost) : releasedCost.minus(exitValue);
     next = full
       ? undefined
       : {
           ...position,
-          size: position.size.gt(0) ? position.size.minus(closedQty) : position.size.plus(closedQty),
+          size: isAboveZero(position.size) ? position.size.minus(closedQty) : position.size.plus(closedQty),
           cost: position.cost.minus(releasedCost),
           margin: position.margin.minus(releasedMargin),
           collateral: position.collateral.minus(releasedCollateral),
         };
   }
   let addedMargin = ZERO;
-  if (openedQty.gt(0)) {
+  if (isAboveZero(openedQty)) {
     const notional = openedQty.times(t.price);
     addedMargin = initialMargin(notional, t.leverage);
     const delta = openedQty.times(sideSign(t.side));

@@ -2,7 +2,7 @@ import type BigNumber from 'bignumber.js';
 import type { Market } from '../markets/market';
 import { orderLimits } from '../markets/order-limits';
 import { parsedOnce } from '../markets/parsed-once';
-import { Money } from '../money/money';
+import { isAboveZero, isBelowZero, Money } from '../money/money';
 import type { Account, MarkPrices } from './account';
 import { effectiveLeverage, orderMargin } from './margin';
 import { referencePriceSource, sideSign, type AccountOrder, type OrderType, type Side } from './order';
@@ -81,7 +81,7 @@ export function openingQuantity(
 ): Money {
   if (reduceOnly) return ZERO;
   const p = account.position(symbol);
-  const opposite = p && sideSign(side) * (p.size.lt(0) ? -1 : 1) < 0 ? p.size.abs() : ZERO;
+  const opposite = p && sideSign(side) * (isBelowZero(p.size) ? -1 : 1) < 0 ? p.size.abs() : ZERO;
   const claimed = account.openQuantity(symbol, side);
   const closable = Money.max(ZERO, opposite.minus(claimed));
   return Money.max(ZERO, qty.minus(closable));
@@ -120,14 +120,14 @@ export function checkOrderShape(
     return reject('DUPLICATE_CLIENT_ORDER_ID', 'newClientOrderId is used by an active order');
 
   const ref = source === 'price' ? req.price : source === 'stopPrice' ? req.stopPrice : marks(market.symbol);
-  if (!ref || !ref.isFinite() || !ref.gt(0))
+  if (!ref || !ref.isFinite() || !isAboveZero(ref))
     return reject(
       source === 'markPrice' ? 'NO_MARK_PRICE' : 'INVALID_PRICE',
       `reference price (${source}) must be above 0`,
     );
 
   const requested = req.quantity ?? req.quoteOrderQty ?? ZERO;
-  if (!requested.isFinite() || !requested.gt(0))
+  if (!requested.isFinite() || !isAboveZero(requested))
     return reject('INVALID_QUANTITY', 'quantity must be above 0');
   const { lot, lotPlaces, minNotional, maxNotional } = orderBounds(market);
   const quantity = !req.quantity
@@ -169,7 +169,7 @@ export function checkPreTrade(
   const reduceOnly = req.reduceOnly === true;
   const openingQty = openingQuantity(account, market.symbol, req.side, quantity, reduceOnly);
   const frozenMargin = openingQty.isZero() ? ZERO : orderMargin(openingQty.times(ref), leverage);
-  if (frozenMargin.gt(0)) {
+  if (isAboveZero(frozenMargin)) {
     const available = account.availableBalance(marks);
     if (available.lt(frozenMargin))
       return reject(

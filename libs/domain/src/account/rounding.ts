@@ -1,5 +1,5 @@
 import type BigNumber from 'bignumber.js';
-import { Money } from '../money/money';
+import { isAboveZero, isBelowZero, Money } from '../money/money';
 
 /** Scale of settled amounts (commission, funding, margin, the cost released on a partial close). */
 export const SETTLEMENT_DECIMALS = 8;
@@ -25,7 +25,7 @@ function dividerOf(dp: number, mode: RoundingMode): typeof Money {
 export function divide(a: Money, b: BigNumber.Value, dp: number, mode: RoundingMode): Money {
   const Divider = dividerOf(dp, mode);
   const divisor = new Divider(b);
-  if (a.lt(0) || !divisor.gt(0)) throw new Error('divide: a >= 0 and b > 0 expected');
+  if (isBelowZero(a) || !isAboveZero(divisor)) throw new Error('divide: a >= 0 and b > 0 expected');
   // Back to Money: a value of the divider's constructor would round later arithmetic at `dp`.
   return new Money(new Divider(a).div(divisor));
 }

@@ -1,5 +1,5 @@
 import type { Market } from '../markets/market';
-import type { Money } from '../money/money';
+import { isAboveZero, type Money } from '../money/money';
 import type { Account } from './account';
 import { commission, type FeeRates, type Liquidity } from './fees';
 import type { IncomeRecord } from './income';
@@ -64,7 +64,7 @@ function walletTransfer(
 ): LedgerTransfer[] {
   if (signed.isZero()) return [];
   const wallet = walletOf(user);
-  return signed.gt(0)
+  return isAboveZero(signed)
     ? [{ from: other, to: wallet, amount: signed, kind, ref }]
     : [{ from: wallet, to: other, amount: signed.negated(), kind, ref }];
 }
@@ -86,7 +86,7 @@ export function settleFill(
   asset: string,
 ): SettlementResult {
   if (fill.symbol !== market.symbol) throw new Error(`fill ${fill.tradeId} is not for ${market.symbol}`);
-  if (!fill.qty.gt(0) || !fill.price.gt(0))
+  if (!isAboveZero(fill.qty) || !isAboveZero(fill.price))
     throw new Error(`fill ${fill.tradeId}: qty and price must be positive`);
   const order = fill.orderId === undefined ? undefined : account.order(fill.orderId);
   if (order && (order.symbol !== fill.symbol || order.side !== fill.side || fill.qty.gt(order.remaining)))
@@ -139,7 +139,7 @@ export function settleFill(
         base,
       ),
     );
-  if (fee.gt(0))
+  if (isAboveZero(fee))
     incomes.push(
       Object.assign({ incomeType: 'COMMISSION' as const, income: fee.negated(), info: fill.liquidity }, base),
     );

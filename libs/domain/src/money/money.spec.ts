@@ -1,4 +1,4 @@
-import { decimalsOf, Money, parseDecimal } from './money';
+import { decimal, decimalsOf, isAboveZero, isBelowZero, Money, parseDecimal } from './money';
 
 describe('Money', () => {
   it('adds without float error', () => {
@@ -25,6 +25,12 @@ describe('parseDecimal', () => {
       expect(parseDecimal(v)).toBeUndefined();
     },
   );
+  it('answers a text again the same way, a refused one too', () => {
+    for (let round = 0; round < 2; round++) {
+      expect(parseDecimal('12.50')?.toFixed()).toBe('12.5');
+      expect(parseDecimal('1e5')).toBeUndefined();
+    }
+  });
   it('accepts finite JSON numbers', () => {
     expect(parseDecimal(2.5)?.toString()).toBe('2.5');
     expect(parseDecimal(Number.NaN)).toBeUndefined();
@@ -40,4 +46,28 @@ describe('decimalsOf', () => {
   ])('%s has %d decimals', (step, n) => {
     expect(decimalsOf(step)).toBe(n);
   });
+});
+
+describe('decimal', () => {
+  it('is the Money of the text, one shared value per distinct text', () => {
+    expect(decimal('65000.0').eq(new Money('65000.0'))).toBe(true);
+    expect(decimal('-0.001').toFixed()).toBe('-0.001');
+    expect(decimal('0.001')).toBe(decimal('0.001'));
+  });
+  it('still parses once far more distinct texts than it keeps have gone by', () => {
+    const first = decimal('7.25');
+    for (let i = 0; i < 10_000; i++) expect(decimal(`${i}.5`).toFixed()).toBe(`${i}.5`);
+    expect(decimal('7.25').eq(first)).toBe(true);
+  });
+});
+
+describe('isAboveZero and isBelowZero', () => {
+  it.each(['1', '0.000000000000000001', '-1', '-0.5', '0', '-0', 'Infinity', '-Infinity', 'NaN'])(
+    'agree with gt(0) and lt(0) for %s',
+    (v) => {
+      const x = new Money(v);
+      expect(isAboveZero(x)).toBe(x.gt(0));
+      expect(isBelowZero(x)).toBe(x.lt(0));
+    },
+  );
 });

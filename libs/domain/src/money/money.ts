@@ -12,12 +12,46 @@ export const Money = BigNumber.clone({
 });
 export type Money = BigNumber;
 
+/**
+ * x > 0 and x < 0 by sign, where `x.gt(0)` builds a Money of the 0 for the comparison (bignumber.js
+ * converts its argument): the same answers for every value, infinities and NaN included.
+ */
+export const isAboveZero = (x: Money): boolean => x.isPositive() && !x.isZero();
+export const isBelowZero = (x: Money): boolean => x.isNegative() && !x.isZero();
+
+/** Distinct texts `decimal` and `parseDecimal` keep before they start over. */
+const KEPT_TEXTS = 4096;
+
+/** Parsed once per distinct text: bignumber.js takes about 0.3 µs per string, a Map lookup 0.01. */
+function keptParses<V>(parse: (text: string) => V): (text: string) => V {
+  const kept = new Map<string, V>();
+  return (text) => {
+    let v = kept.get(text);
+    if (v === undefined && !kept.has(text)) {
+      if (kept.size >= KEPT_TEXTS) kept.clear();
+      kept.set(text, (v = parse(text)));
+    }
+    return v as V;
+  };
+}
+
+/**
+ * The Money of a decimal text that is known to be one (an engine event's price or quantity, a
+ * stored record's figures). Prices and quantities repeat from fill to fill, and Money values are
+ * immutable, so each distinct text is parsed once and its value shared.
+ */
+export const decimal: (text: string) => Money = keptParses((text) => new Money(text));
+
+const parseDecimalText = keptParses((text): Money | undefined => {
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)$/.test(text.trim())) return undefined;
+  const parsed = new Money(text.trim());
+  return parsed.isFinite() ? parsed : undefined;
+});
+
 /** Parses a decimal string strictly: finite, plain decimal notation, no exponent, no hex. */
 export function parseDecimal(value: unknown): Money | undefined {
   if (typeof value === 'number') value = Number.isFinite(value) ? String(value) : '';
-  if (typeof value !== 'string' || !/^[+-]?(\d+\.?\d*|\.\d+)$/.test(value.trim())) return undefined;
-  const parsed = new Money(value.trim());
-  return parsed.isFinite() ? parsed : undefined;
+  return typeof value === 'string' ? parseDecimalText(value) : undefined;
 }
 
 /** Number of decimals in a step such as "0.001" (3) or "1" (0). */

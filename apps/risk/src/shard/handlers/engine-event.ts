@@ -1,5 +1,5 @@
 import type { EngineEvent } from '@perp/contracts';
-import { Money } from '@perp/domain';
+import { decimal } from '@perp/domain';
 import { recordAmended } from '../order-records';
 import { settleFill } from './fill';
 import { liquidationDone } from './liquidation-done';
@@ -69,8 +69,8 @@ function orderAmended(ctx: RiskContext, event: Extract<EngineEvent, { type: 'ord
   const account = p.book.account(next.user);
   const held = account.removeOrder(next.orderId);
   if (held) {
-    const price = new Money(event.price);
-    const quantity = new Money(event.quantity);
+    const price = decimal(event.price);
+    const quantity = decimal(event.quantity);
     const r = p.book.placeOrder(next.user, {
       orderId: held.orderId,
       clientOrderId: held.clientOrderId,

@@ -1,5 +1,5 @@
 import type { EngineEvent } from '@perp/contracts';
-import { entryPrice, Money, type SettlementResult } from '@perp/domain';
+import { decimal, entryPrice, type SettlementResult } from '@perp/domain';
 import { isOpen, recordFill } from '../order-records';
 import { finishAlgoOf } from './algo-records';
 import { settleForcedFill } from './forced-fill';
@@ -16,8 +16,8 @@ export function settleFill(ctx: RiskContext, trade: Trade, liquidity: 'MAKER' | 
   const side = liquidity === 'MAKER' ? trade.maker : trade.taker;
   const market = ctx.markets.find(trade.symbol);
   if (!market) throw new Error(`trade ${trade.tradeId} of unknown market ${trade.symbol}`);
-  const price = new Money(trade.price);
-  const qty = new Money(trade.qty);
+  const price = decimal(trade.price);
+  const qty = decimal(trade.qty);
   const quote = price.times(qty);
   const fill = {
     user: side.user,
@@ -27,7 +27,7 @@ export function settleFill(ctx: RiskContext, trade: Trade, liquidity: 'MAKER' | 
     price,
     qty,
     liquidity,
-    closeQty: new Money(side.split.close),
+    closeQty: decimal(side.split.close),
     tradeId: trade.tradeId,
     time: trade.time,
   };
