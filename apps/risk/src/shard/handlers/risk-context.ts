@@ -7,6 +7,7 @@ import {
   type RiskCommand,
 } from '@perp/contracts';
 import {
+  fixedText,
   type Market,
   type MarketRegistry,
   type Money,
@@ -144,8 +145,8 @@ export function balanceEvent(ctx: RiskContext, user: string): void {
     type: 'balance',
     user,
     asset: 'USDT',
-    walletBalance: a.walletBalance.toFixed(),
-    frozen: a.frozenMargin().toFixed(),
+    walletBalance: fixedText(a.walletBalance),
+    frozen: fixedText(a.frozenMargin()),
   });
   ctx.out.users.add(user);
 }
