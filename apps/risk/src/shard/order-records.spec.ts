@@ -48,7 +48,11 @@ describe('order records', () => {
   );
   /** A fill of `qty` at `price`, its quote computed as the fill handler does. */
   const fillOf = (record: OrderRecord, price: string, qty: string, time: number) =>
-    recordFill(record, new Money(qty), new Money(price).times(qty), time, market);
+    recordFill(
+      record,
+      { qty: new Money(qty), price: new Money(price), quote: new Money(price).times(qty), time },
+      market,
+    );
 
   it('starts NEW at the market precision; GTX is stored as GTC', () => {
     expect(placed).toMatchObject({

@@ -1,5 +1,5 @@
 import type { OrderRecord } from '@perp/contracts';
-import { averagePrice, decimal, type Market, Money, parsedOnce } from '@perp/domain';
+import { averagePrice, averagePriceOfFill, decimal, type Market, Money, parsedOnce } from '@perp/domain';
 
 /** What a New Order command says about the order, for its record. */
 export interface NewOrderFields {
@@ -56,27 +56,31 @@ export function newOrderRecord(cmd: NewOrderFields, quantity: Money, market: Mar
   };
 }
 
+/** A fill of `qty` at `price`, worth `quote` (price x qty exactly). */
+export interface RecordedFill {
+  qty: Money;
+  price: Money;
+  quote: Money;
+  time: number;
+}
+
 /**
- * A fill of `qty` worth `quote` (price x qty): executed quantity, quote and average price; FILLED
- * when none is left.
+ * Executed quantity, quote and average price after a fill; FILLED when none is left. An order's
+ * first fill sets the average to its own price, without dividing the quote back by the quantity.
  */
-export function recordFill(
-  record: OrderRecord,
-  qty: Money,
-  quote: Money,
-  time: number,
-  market: Market,
-): OrderRecord {
-  const executed = qty.plus(decimal(record.executedQty));
-  const cumQuote = quote.plus(decimal(record.cumQuote));
+export function recordFill(record: OrderRecord, fill: RecordedFill, market: Market): OrderRecord {
+  const before = decimal(record.executedQty);
+  const executed = fill.qty.plus(before);
+  const cumQuote = fill.quote.plus(decimal(record.cumQuote));
   const filled = executed.gte(decimal(record.origQty));
+  const average = before.isZero() ? averagePriceOfFill(fill.price) : averagePrice(cumQuote, executed);
   return {
     ...record,
     executedQty: executed.toFixed(market.quantityPrecision),
     cumQuote: cumQuote.toFixed(),
-    avgPrice: averagePrice(cumQuote, executed).toFixed(),
+    avgPrice: average.toFixed(),
     status: filled ? 'FILLED' : 'PARTIALLY_FILLED',
-    updateTime: Math.max(record.updateTime, time),
+    updateTime: Math.max(record.updateTime, fill.time),
   };
 }
 

@@ -1,6 +1,6 @@
 // Explicit exports: generic names (Side, OrderType, the rounding helpers) stay inside the module
 // so they cannot collide with other domain modules re-exported beside this one.
-export { averagePrice, SETTLEMENT_DECIMALS } from './rounding';
+export { averagePrice, averagePriceOfFill, SETTLEMENT_DECIMALS } from './rounding';
 export { referencePriceSource, type AccountOrder, type ReferencePriceSource } from './order';
 export {
   LEVERAGE_REJECT_REASONS,

@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { Money } from '../money/money';
-import { averagePrice, ceilTo, divide, floorTo, proRata, type RoundingMode } from './rounding';
+import {
+  averagePrice,
+  averagePriceOfFill,
+  ceilTo,
+  divide,
+  floorTo,
+  proRata,
+  type RoundingMode,
+} from './rounding';
 
 const m = (v: string) => new Money(v);
 
@@ -87,6 +95,21 @@ describe('averagePrice', () => {
     );
     expect(averagePrice(m('14999.98'), m('0.3')).toFixed()).toBe('49999.93333333');
     expect(averagePrice(m('0.00000001'), m('2')).toFixed()).toBe('0.00000001'); // 0.000000005 up
+  });
+
+  it('of one fill is its price at 8 places, as dividing its quote by its quantity gives', () => {
+    fc.assert(
+      fc.property(
+        decimal(1e7, 10),
+        decimal(1e6, 8).filter((q) => q.gt(0)),
+        (price, qty) => {
+          expect(averagePriceOfFill(price).toFixed()).toBe(averagePrice(price.times(qty), qty).toFixed());
+        },
+      ),
+      { numRuns: 2000 },
+    );
+    expect(averagePriceOfFill(m('65000.0')).toFixed()).toBe('65000');
+    expect(averagePriceOfFill(m('0.000000015')).toFixed()).toBe('0.00000002');
   });
 });
 

@@ -47,6 +47,14 @@ export function averagePrice(quote: Money, qty: Money): Money {
   return quote.div(qty).decimalPlaces(AVERAGE_PRICE_DECIMALS, Money.ROUND_HALF_UP);
 }
 
+/**
+ * averagePrice of a single fill at `price` (quote = price x qty), without the division: the quotient
+ * is the price itself, so only the rounding is left.
+ */
+export function averagePriceOfFill(price: Money): Money {
+  return price.decimalPlaces(AVERAGE_PRICE_DECIMALS, Money.ROUND_HALF_UP);
+}
+
 export function ceilTo(x: Money, dp = SETTLEMENT_DECIMALS): Money {
   return x.decimalPlaces(dp, Money.ROUND_CEIL);
 }

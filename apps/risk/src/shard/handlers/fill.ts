@@ -69,7 +69,7 @@ export function settleFill(ctx: RiskContext, trade: Trade, liquidity: 'MAKER' | 
     });
   const rec = p.openOrder(side.orderId);
   if (rec) {
-    const next = recordFill(rec, qty, quote, trade.time, market);
+    const next = recordFill(rec, { qty, price, quote, time: trade.time }, market);
     if (isOpen(next)) p.put(next);
     else {
       p.close(next);
