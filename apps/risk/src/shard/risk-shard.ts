@@ -11,6 +11,7 @@ import {
   CLOSED_ORDER_TTL_MS,
   HEADER_INPUT_END,
   HOT_KEYS,
+  type OrderRecord,
   outputId,
   type Reply,
   type RiskCommand,
@@ -40,6 +41,16 @@ const INPUT_CONTINUES: Readonly<Record<string, string>> = Object.freeze({ [HEADE
 type AccountEventBody = Output['accountEvents'][number];
 const accountEventKey = (e: AccountEventBody): string => ('user' in e ? e.user : e.type);
 
+/**
+ * What a state-only replay changed and has not projected: the hot store is written once, when the
+ * replay reaches the group's commit, not after each of its turns.
+ */
+interface Unprojected {
+  users: Map<string, number>;
+  algoUsers: Map<string, number>;
+  closed: OrderRecord[];
+}
+
 interface TurnOutput extends RiskInput {
   out: Output;
   /** Below the group's commit when this member gained the partition: its messages are out already. */
@@ -62,6 +73,8 @@ export class RiskShard {
   private readonly totals = new WeakMap<RiskPartition, BookTotals>();
   /** What each partition state wrote of its accounts (a reloaded partition writes them whole). */
   private readonly hashes = new WeakMap<RiskPartition, AccountHashes>();
+  /** Projections of a partition state's replay so far, until it catches up with the commit. */
+  private readonly unprojected = new WeakMap<RiskPartition, Unprojected>();
 
   constructor(
     private readonly bus: Bus,
@@ -161,20 +174,28 @@ export class RiskShard {
   }
 
   private async publish(p: RiskPartition, turn: readonly TurnOutput[]): Promise<void> {
-    const hot: HotEntry[] = [];
-    const users = new Map<string, number>();
-    const algoUsers = new Map<string, number>();
+    const held = this.unprojected.get(p);
+    const users = held?.users ?? new Map<string, number>();
+    const algoUsers = held?.algoUsers ?? new Map<string, number>();
+    const closed = held?.closed ?? [];
     for (const { command, out } of turn) {
-      for (const r of out.closed)
-        hot.push({
-          key: HOT_KEYS.closedOrder(r.orderId),
-          value: JSON.stringify(r),
-          ttlMs: CLOSED_ORDER_TTL_MS,
-        });
+      for (const r of out.closed) closed.push(r);
       for (const user of out.users) users.set(user, command.time);
       for (const user of out.algoUsers) algoUsers.set(user, command.time);
     }
-    for (const [user, time] of users) p.accountTimes.set(user, time);
+    for (const { command, out } of turn) for (const user of out.users) p.accountTimes.set(user, command.time);
+    // A replay of inputs whose outputs are on the log already: nobody waits for these projections,
+    // and the store holds the previous owner's (as new, or newer) or the snapshot's meanwhile.
+    if (turn[turn.length - 1]!.replayed && p.lastOffset + 1n < p.publishedBelow) {
+      if (!held) this.unprojected.set(p, { users, algoUsers, closed });
+      return;
+    }
+    this.unprojected.delete(p);
+    const hot: HotEntry[] = closed.map((r) => ({
+      key: HOT_KEYS.closedOrder(r.orderId),
+      value: JSON.stringify(r),
+      ttlMs: CLOSED_ORDER_TTL_MS,
+    }));
     const accounts = [...users].map(([user, time]) => this.accountWrite(p, user, time));
     for (const [user, time] of algoUsers) hot.push(this.algoEntry(p, user, time));
     hot.push(this.totalsEntry(p, users.keys(), turn[turn.length - 1]!.command.time));
@@ -184,8 +205,8 @@ export class RiskShard {
     const publish = (topic: string, key: string, value: unknown, headers?: Record<string, string>) =>
       sends.push(this.bus.publish(topic, key, value, headers));
     for (const { message: m, command: cmd, out, replayed } of turn) {
-      // The hot store above is written for replayed inputs too (an in-memory one starts empty after
-      // a restart); their engine commands, account events and replies are on the log already.
+      // Replayed inputs are projected too, once the replay has caught up (an in-memory store starts
+      // empty after a restart); their engine commands, account events and replies are on the log.
       if (replayed) continue;
       for (const c of out.engineCommands) publish(TOPICS.engineCommands.name, c.symbol, c);
       const events = out.accountEvents;
