@@ -54,6 +54,11 @@ describe('decimal', () => {
     expect(decimal('-0.001').toFixed()).toBe('-0.001');
     expect(decimal('0.001')).toBe(decimal('0.001'));
   });
+  it('parses a text longer than any price the same way, without keeping it', () => {
+    const long = `${'9'.repeat(60)}.${'1'.repeat(30)}`;
+    expect(decimal(long).toFixed()).toBe(long);
+    expect(parseDecimal(long)?.toFixed()).toBe(long);
+  });
   it('still parses once far more distinct texts than it keeps have gone by', () => {
     const first = decimal('7.25');
     for (let i = 0; i < 10_000; i++) expect(decimal(`${i}.5`).toFixed()).toBe(`${i}.5`);
