@@ -180,10 +180,12 @@ export class RiskShard {
     const closed = held?.closed ?? [];
     for (const { command, out } of turn) {
       for (const r of out.closed) closed.push(r);
-      for (const user of out.users) users.set(user, command.time);
+      for (const user of out.users) {
+        users.set(user, command.time);
+        p.accountTimes.set(user, command.time);
+      }
       for (const user of out.algoUsers) algoUsers.set(user, command.time);
     }
-    for (const { command, out } of turn) for (const user of out.users) p.accountTimes.set(user, command.time);
     // A replay of inputs whose outputs are on the log already: nobody waits for these projections,
     // and the store holds the previous owner's (as new, or newer) or the snapshot's meanwhile.
     if (turn[turn.length - 1]!.replayed && p.lastOffset + 1n < p.publishedBelow) {
