@@ -36,8 +36,9 @@ export interface MemoryBusOptions extends BusConfig {
   cloneValues?: boolean;
   /**
    * With a journal, the messages per partition held in memory (the newest; at most twice as many
-   * before the oldest are dropped in bulk): a reader further behind (a seek back to a snapshot, a
-   * new group from the start) reads them back from the journal. Default 5,000 (BUS_MEMORY_RETAIN).
+   * before the oldest are dropped in bulk), fewer while the partition has readers: what all of them
+   * have read is dropped. A reader further behind (a seek back to a snapshot, a new group from the
+   * start) reads them back from the journal. Default 5,000 (BUS_MEMORY_RETAIN).
    * Without a journal every message stays in memory.
    */
   retain?: number;
@@ -55,6 +56,7 @@ export interface MemoryBusOptions extends BusConfig {
 }
 
 const DEFAULT_RETAIN = 5_000;
+const REPLY_RETAIN = 64;
 const DEFAULT_BACKGROUND_MAX_DELAY_MS = 10;
 
 /**
@@ -99,7 +101,10 @@ export class MemoryBus extends Bus {
 
   private newTopic(name: string, count: number): TopicLog {
     if (!this.options.journal) return new TopicLog(name, count);
-    return new TopicLog(name, count, this.options.retain ?? DEFAULT_RETAIN, (log, from, to) =>
+    // Replies reach their requesters through a tap and are not journaled: a reader joining later
+    // gets the last few, as a requester on Kafka gets none from before it listened.
+    const retain = name === this.options.replyTopic ? REPLY_RETAIN : (this.options.retain ?? DEFAULT_RETAIN);
+    return new TopicLog(name, count, retain, (log, from, to) =>
       this.journal ? this.index.read(this.journal, log, from, to) : [],
     );
   }

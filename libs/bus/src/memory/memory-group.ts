@@ -23,6 +23,12 @@ import type { MemoryBus } from './memory-bus';
 export const EMPTY_HEADERS: BusHeaders = Object.freeze({}) as BusHeaders;
 /** A cursor yields to the event loop after this many consecutive messages (long replays). */
 const YIELD_EVERY = 4096;
+/**
+ * With a journal, a partition drops the messages every reader has passed once this many could go,
+ * rather than holding the newest `retain` of each (5,000 of each of 8 partitions of each topic, a
+ * few hundred MB on a busy exchange, for readers that are nearly always at the end).
+ */
+const TRIM_EVERY = 32;
 
 export const tpKey = (topic: string, partition: number) => `${topic}\u0000${partition}`;
 
@@ -40,11 +46,15 @@ export class PartitionLog {
   end = 0;
   private waiting: Cursor[] = [];
   private spare: Cursor[] = [];
+  /** The cursors reading this partition (of any group): messages all of them passed can go. */
+  private readonly readers = new Set<Cursor>();
+  private sinceTrim = 0;
 
   /**
    * `retain`: with a journal to read older messages from (`older`), at most about twice this many
-   * are held in memory (the oldest are dropped in bulk once there are twice as many); without one,
-   * every message stays.
+   * are held in memory (the oldest are dropped in bulk once there are twice as many), and fewer
+   * while the partition has readers: what all of them read is dropped too (a seek back or a new
+   * group reads it from the journal). Without a journal every message stays.
    */
   constructor(
     readonly topic: string,
@@ -80,15 +90,31 @@ export class PartitionLog {
   /** Adds the next visible message (a journal replay has no reader to wake yet). */
   hold(message: BusMessage): void {
     this.messages.push(message);
-    if (this.older && this.messages.length >= 2 * this.retain) {
-      const drop = this.messages.length - this.retain;
-      this.messages = this.messages.slice(drop);
-      this.base += drop;
+    if (!this.older) return;
+    if (this.messages.length >= 2 * this.retain) this.dropBelow(this.visibleEnd - this.retain);
+    else if (++this.sinceTrim >= TRIM_EVERY && this.readers.size > 0) {
+      this.sinceTrim = 0;
+      let read = this.visibleEnd;
+      for (const r of this.readers) if (r.position < read) read = r.position;
+      if (read - this.base >= TRIM_EVERY) this.dropBelow(read);
     }
+  }
+
+  private dropBelow(offset: number): void {
+    this.messages = this.messages.slice(offset - this.base);
+    this.base = offset;
   }
 
   wait(cursor: Cursor): void {
     this.waiting.push(cursor);
+  }
+
+  addReader(cursor: Cursor): void {
+    this.readers.add(cursor);
+  }
+
+  removeReader(cursor: Cursor): void {
+    this.readers.delete(cursor);
   }
 }
 
@@ -127,7 +153,9 @@ class Cursor implements BackgroundTurn {
     readonly log: PartitionLog,
     readonly partition: number,
     public position: number,
-  ) {}
+  ) {
+    log.addReader(this);
+  }
 
   /** The log has a new message for a waiting cursor. */
   wake(): void {
@@ -163,6 +191,7 @@ class Cursor implements BackgroundTurn {
   /** Resolves once no handler of this cursor runs any more. */
   stop(): Promise<void> {
     this.stopped = true;
+    this.log.removeReader(this);
     if (this.member.background) this.member.turns.cancel(this);
     if (this.sleepTimer) {
       clearTimeout(this.sleepTimer);

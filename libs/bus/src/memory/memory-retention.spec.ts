@@ -108,6 +108,63 @@ describe('MemoryBus retention: the newest messages in memory, older ones read ba
     await bus.close();
   });
 
+  it('drops what every reader of a partition has read, keeps what the slowest has not, and a seek back still gets it all', async () => {
+    const bus = await open(5_000);
+    const p = partitionOfA(bus);
+    const log = bus.partitionLog('t', p);
+    const fast: number[] = [];
+    const slow: number[] = [];
+    let release: () => void = () => undefined;
+    let held = new Promise<void>((resolve) => (release = resolve));
+    await bus.subscribe<{ i: number }>({
+      groupId: 'fast',
+      topics: ['t'],
+      batchHandler: (ms) => void fast.push(...ms.map((m) => m.value.i)),
+    });
+    const slowSub = await bus.subscribe<{ i: number }>({
+      groupId: 'slow',
+      topics: ['t'],
+      batchHandler: async (ms) => {
+        await held; // the slow group stays on its first batch
+        slow.push(...ms.map((m) => m.value.i));
+      },
+      maxBatch: 1,
+    });
+    await publishMany(bus, 0, 200);
+    await eventually(() => fast.length === 200);
+    // The slow reader has not passed offset 0: nothing of its partition may go.
+    expect(log.base).toBe(0);
+    expect(log.messages.length).toBe(200);
+    release();
+    await eventually(() => slow.length === 200);
+    held = Promise.resolve();
+    await publishMany(bus, 200, 264);
+    await eventually(() => fast.length === 264 && slow.length === 264);
+    // Both passed everything: what they read is dropped, well below `retain`.
+    expect(log.base).toBeGreaterThan(200);
+    expect(log.messages.length).toBeLessThan(64);
+    slowSub.seek({ topic: 't', partition: p, offset: '0' });
+    await eventually(() => slow.length === 528);
+    expect(slow.slice(264)).toEqual(Array.from({ length: 264 }, (_, k) => k));
+    await slowSub.close();
+    await bus.close();
+  });
+
+  it('keeps only the last few replies: they reach requesters through a tap and are not journaled', async () => {
+    const bus = await dirs.open({
+      topics: { t: 1, replies: 1 },
+      logger: silentLogger,
+      retain: 5_000,
+      replyTopic: 'replies',
+      journal: { dir: dirs.dir, fsync: 'never' },
+    });
+    for (let i = 0; i < 300; i++) await bus.publish('replies', 'r', { i });
+    const log = bus.partitionLog('replies', 0);
+    expect(log.messages.length).toBeLessThanOrEqual(128);
+    expect(log.messages.at(-1)!.value).toEqual({ i: 299 });
+    await bus.close();
+  });
+
   it('keeps every message in memory without a journal (nothing to read them back from)', async () => {
     const bus = await open(10, false);
     await publishMany(bus, 0, 100);
