@@ -58,7 +58,13 @@ import {
   startExchange,
   stopAllChildren,
 } from './exchange-process';
-import { lagBetween, lagHistogram } from './market-data-lag';
+import {
+  histogramBetween,
+  histogramOf,
+  HTTP_REQUEST_DURATION,
+  lagBetween,
+  lagHistogram,
+} from './scraped-histogram';
 import {
   Latencies,
   type Measured,
@@ -241,9 +247,15 @@ function orderRow(server: ServerKind, kind: OrderRowKind, url: string, a: ApiKey
 async function orderRows(server: ServerKind, url: string, a: ApiKey, b: ApiKey): Promise<Row[]> {
   const rows: Row[] = [];
   for (const kind of ORDER_ROWS[server]) {
-    const lag0 = server !== 'bare' ? await marketDataLag(url) : undefined;
+    const before = server !== 'bare' ? await scrapeMetrics(url) : undefined;
+    const lag0 = before && lagHistogram(before);
     const r = await orderRow(server, kind, url, a, b);
-    if (lag0) {
+    if (before && lag0) {
+      r.serverLatency = histogramBetween(orderDurations(before), orderDurations(await scrapeMetrics(url)));
+      log(
+        `    inside the exchange (request parsed → reply written): mean ${r.serverLatency.meanMs} ms, ` +
+          `p50 ≤ ${r.serverLatency.p50AtMostMs} ms, p99 ≤ ${r.serverLatency.p99AtMostMs} ms`,
+      );
       r.marketDataCatchUpMs = await marketDataCatchUp(url);
       r.marketDataLag = lagBetween(lag0, await marketDataLag(url));
       log(
@@ -273,9 +285,19 @@ async function marketDataCatchUp(url: string): Promise<number> {
   }
 }
 
+const scrapeMetrics = async (url: string) =>
+  parsePrometheusText(await (await fetch(`${url}/metrics`)).text());
+
 /** market-data's event-to-projection lag histogram (every turn, during the row and its drain). */
-const marketDataLag = async (url: string) =>
-  lagHistogram(parsePrometheusText(await (await fetch(`${url}/metrics`)).text()));
+const marketDataLag = async (url: string) => lagHistogram(await scrapeMetrics(url));
+
+/**
+ * The gateway's own time for New Order and Cancel (every status): what the client measures less
+ * the time a request waits before the exchange reads it (in the socket while the event loop runs
+ * other work, or in the client).
+ */
+const orderDurations = (samples: ReturnType<typeof parsePrometheusText>) =>
+  histogramOf(samples, HTTP_REQUEST_DURATION, { route: '/fapi/v1/order' });
 
 /** Alternating slices per read row (full mode): bare, exchange, bare, exchange, … */
 const READ_SLICES = SHORT ? 1 : 5;

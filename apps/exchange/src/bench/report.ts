@@ -26,6 +26,16 @@ export interface Row extends Measured {
   marketDataCatchUpMs?: number;
   /** Order rows: market data's lag, engine event on the log → projected, per turn (perp_market_data_lag_seconds). */
   marketDataLag?: { turns: number; meanMs: number | null; p99AtMostMs: number | null };
+  /**
+   * Embedded and Postgres order rows: the exchange's own histogram of `/fapi/v1/order` requests
+   * (perp_http_request_duration_seconds, request parsed → reply written) over the row, bucket bounds.
+   */
+  serverLatency?: {
+    count: number;
+    meanMs: number | null;
+    p50AtMostMs: number | null;
+    p99AtMostMs: number | null;
+  };
   /** CPU time (user + system) of the serving process per answer, in µs (Linux only); the cluster's: all its processes. */
   serverCpuUsPerRequest?: number;
   /** Cluster rows: each process's CPU time per answer, in µs, by `app#i` (and the mock, `kcat`). */

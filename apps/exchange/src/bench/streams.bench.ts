@@ -37,7 +37,7 @@ import {
 } from './exchange-process';
 import { parsePrometheusText } from '@perp/testing';
 import { type Measured, pacedOrderSource, runPaced } from './load';
-import { lagBetween, lagHistogram } from './market-data-lag';
+import { lagBetween, lagHistogram } from './scraped-histogram';
 import { machine } from './report';
 import { type ApiKey, type OrderMix, OrderFlow, ResponseTally } from './signed-orders';
 import type { ClientCommand, ClientReply, ClientReport } from './streams-clients';
