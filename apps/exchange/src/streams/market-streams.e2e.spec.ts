@@ -129,6 +129,18 @@ describe('market streams (Binance framing)', () => {
     expect(await pub.request({ method: 'SUBSCRIBE', params: ['btcusdt@kline_1m'], id: 1 })).toMatchObject({
       error: { code: 2 },
     });
+    // The private path serves user data only: without a key it opens (a SUBSCRIBE names one), a
+    // market stream is refused there.
+    expect(await refused('/private/stream?streams=btcusdt@aggTrade')).toMatchObject({ status: 400 });
+    const priv = await open('/private/stream?streams=');
+    expect(await priv.request({ method: 'SUBSCRIBE', params: ['btcusdt@aggTrade'], id: 2 })).toMatchObject({
+      error: { code: 2 },
+    });
+    expect(await priv.request({ method: 'SUBSCRIBE', params: ['ab'.repeat(32)], id: 3 })).toEqual({
+      error: { code: 2, msg: 'Invalid request: invalid listenKey' },
+      id: 3,
+    });
+    expect(await priv.request({ method: 'LIST_SUBSCRIPTIONS', id: 4 })).toEqual({ result: [], id: 4 });
   });
 
   it('trades, aggregate trades, book tickers and diff depth arrive as Binance shapes them', async () => {

@@ -1,3 +1,4 @@
+import { DerivativesTradingUsdsFutures } from '@binance/derivatives-trading-usds-futures';
 import { StreamHub, StreamServer } from '@perp/gateway';
 import { http, signed } from '@perp/testing';
 import type { InProcessExchange } from '../testing/in-process-exchange';
@@ -183,6 +184,85 @@ describe('user data streams', () => {
     // `next` took the live order's event off the list.
     expect(shown).toEqual(['missed:NEW', 'missed:TRADE', 'ACCOUNT_UPDATE:ORDER']);
     expect(again.received).toHaveLength(3);
+  });
+
+  describe("Binance's official connector's stream client by URL", () => {
+    let conn: Awaited<ReturnType<DerivativesTradingUsdsFutures['websocketStreams']['connect']>> | undefined;
+    let open0 = 0;
+
+    beforeAll(() => {
+      // The connector logs each connection at info.
+      jest.spyOn(console, 'info').mockImplementation(() => undefined);
+      open0 = ex.app.get(StreamHub).connections.size;
+    });
+
+    afterAll(async () => {
+      await conn?.disconnect();
+      // Its disconnect resolves before its sockets close (about a second later): wait for the server
+      // to see all three go, so that nothing of it outlives the file.
+      const hub = ex.app.get(StreamHub);
+      await eventually(
+        async () => hub.connections.size,
+        (n) => n <= open0,
+      );
+      await new Promise((r) => setImmediate(r));
+      jest.restoreAllMocks();
+    });
+
+    it('opens /market, /public and /private combined streams, then gets aggTrade, bookTicker and user data it SUBSCRIBEs', async () => {
+      const client = new DerivativesTradingUsdsFutures({
+        configurationWebsocketStreams: { wsURL: ex.url.replace(/^http/, 'ws') },
+      });
+      // Its three connections: /market/stream and /public/stream with no stream, /private/stream with no key.
+      conn = await client.websocketStreams.connect();
+      const got: Record<'agg' | 'book' | 'user', Record<string, unknown>[]> = { agg: [], book: [], user: [] };
+      const ka = (await listenKey(a)).body.listenKey as string;
+      conn.aggregateTradeStreams({ symbol: 'btcusdt' }).on('message', (m) => void got.agg.push({ ...m }));
+      conn
+        .individualSymbolBookTickerStreams({ symbol: 'btcusdt' })
+        .on('message', (m) => void got.book.push({ ...m }));
+      conn.userData(ka).on('message', (m) => void got.user.push({ ...m }));
+      const hub = ex.app.get(StreamHub);
+      const subscribed = () =>
+        hub.has('BTCUSDT@aggTrade') && hub.has('BTCUSDT@bookTicker') && hub.hasUser(a.address);
+      expect(await eventually(async () => subscribed(), Boolean)).toBe(true);
+
+      const sell = await order(a, {
+        side: 'SELL',
+        type: 'LIMIT',
+        timeInForce: 'GTC',
+        quantity: '0.01',
+        price: '60000',
+      });
+      expect(sell.status).toBe(200);
+      const buy = await order(b, {
+        side: 'BUY',
+        type: 'LIMIT',
+        timeInForce: 'IOC',
+        quantity: '0.01',
+        price: '60000',
+      });
+      expect(buy.body).toMatchObject({ status: 'FILLED', executedQty: '0.010' });
+      const price = buy.body.avgPrice as string;
+
+      const filled = (u: Record<string, unknown>) =>
+        u.e === 'ORDER_TRADE_UPDATE' && (u.o as { x: string }).x === 'TRADE';
+      await eventually(
+        async () => got,
+        (g) => g.agg.length > 0 && g.book.length > 0 && g.user.some(filled),
+      );
+      // The connector hands over `data` of the {stream, data} frames, parsed.
+      expect(got.agg.at(-1)).toMatchObject({ e: 'aggTrade', s: 'BTCUSDT', q: '0.010', m: false });
+      expect(Number(got.agg.at(-1)!.p)).toBe(Number(price));
+      expect(got.book.at(-1)).toMatchObject({ e: 'bookTicker', s: 'BTCUSDT' });
+      expect(got.user.find(filled)).toMatchObject({
+        e: 'ORDER_TRADE_UPDATE',
+        o: { s: 'BTCUSDT', S: 'SELL', x: 'TRADE', l: '0.010', m: true },
+      });
+      expect(
+        got.user.filter((u) => u.e === 'ORDER_TRADE_UPDATE').map((u) => (u.o as { x: string }).x),
+      ).toContain('NEW');
+    });
   });
 
   describe('ccxt pro binanceusdm by URL', () => {

@@ -68,8 +68,9 @@ export function routeOf(url: string): Route | undefined {
   const streams = (combined ? (u.searchParams.get('streams') ?? '') : (m[3] ?? ''))
     .split('/')
     .filter((s) => s.includes('@') || s.startsWith('!') || LISTEN_KEY.test(s));
+  // A private connection may come without a key and SUBSCRIBE one (Binance's official connector opens
+  // `/private/stream?streams=` empty): it serves nothing else.
   const listenKey = u.searchParams.get('listenKey') ?? streams.find((s) => LISTEN_KEY.test(s));
-  if (surface === 'private' && listenKey === undefined) return undefined;
   return { surface, combined, streams: streams.filter((s) => s !== listenKey), listenKey };
 }
 

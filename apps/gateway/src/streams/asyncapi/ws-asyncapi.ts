@@ -99,7 +99,9 @@ function channels(): Record<string, ChannelSpec> {
       events: USER_EVENTS,
       address: '/private/ws',
       query: { listenKey: 'the listen key' },
-      description: 'The user data stream, Binance’s split path.',
+      description:
+        'The user data stream, Binance’s split path (also `/private/stream`); opened without a key, it ' +
+        'serves the key a SUBSCRIBE names, as Binance’s official connector uses it.',
     },
     native: {
       events: NATIVE_SERVER_FRAMES,
