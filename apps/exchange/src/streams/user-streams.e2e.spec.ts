@@ -1,4 +1,7 @@
-import { DerivativesTradingUsdsFutures } from '@binance/derivatives-trading-usds-futures';
+import {
+  DerivativesTradingUsdsFutures,
+  DerivativesTradingUsdsFuturesWebsocketStreams as Streams,
+} from '@binance/derivatives-trading-usds-futures';
 import { StreamHub, StreamServer } from '@perp/gateway';
 import { http, signed } from '@perp/testing';
 import type { InProcessExchange } from '../testing/in-process-exchange';
@@ -209,22 +212,42 @@ describe('user data streams', () => {
       jest.restoreAllMocks();
     });
 
-    it('opens /market, /public and /private combined streams, then gets aggTrade, bookTicker and user data it SUBSCRIBEs', async () => {
+    it('opens /market, /public and /private combined streams, then gets aggTrade, bookTicker, diff depth, klines and user data it SUBSCRIBEs', async () => {
       const client = new DerivativesTradingUsdsFutures({
         configurationWebsocketStreams: { wsURL: ex.url.replace(/^http/, 'ws') },
       });
       // Its three connections: /market/stream and /public/stream with no stream, /private/stream with no key.
       conn = await client.websocketStreams.connect();
-      const got: Record<'agg' | 'book' | 'user', Record<string, unknown>[]> = { agg: [], book: [], user: [] };
+      const got: Record<'agg' | 'book' | 'depth' | 'kline' | 'user', Record<string, unknown>[]> = {
+        agg: [],
+        book: [],
+        depth: [],
+        kline: [],
+        user: [],
+      };
       const ka = (await listenKey(a)).body.listenKey as string;
       conn.aggregateTradeStreams({ symbol: 'btcusdt' }).on('message', (m) => void got.agg.push({ ...m }));
       conn
         .individualSymbolBookTickerStreams({ symbol: 'btcusdt' })
         .on('message', (m) => void got.book.push({ ...m }));
       conn.userData(ka).on('message', (m) => void got.user.push({ ...m }));
+      conn
+        .diffBookDepthStreams({
+          symbol: 'btcusdt',
+          updateSpeed: Streams.DiffBookDepthStreamsUpdateSpeedEnum.UPDATE_SPEED_100ms,
+        })
+        .on('message', (m) => void got.depth.push({ ...m }));
+      conn
+        .klineCandlestickStreams({
+          symbol: 'btcusdt',
+          interval: Streams.KlineCandlestickStreamsIntervalEnum.INTERVAL_1m,
+        })
+        .on('message', (m) => void got.kline.push({ ...m }));
       const hub = ex.app.get(StreamHub);
       const subscribed = () =>
-        hub.has('BTCUSDT@aggTrade') && hub.has('BTCUSDT@bookTicker') && hub.hasUser(a.address);
+        ['BTCUSDT@aggTrade', 'BTCUSDT@bookTicker', 'BTCUSDT@depth@100ms', 'BTCUSDT@kline_1m'].every((k) =>
+          hub.has(k),
+        ) && hub.hasUser(a.address);
       expect(await eventually(async () => subscribed(), Boolean)).toBe(true);
 
       const sell = await order(a, {
@@ -247,14 +270,32 @@ describe('user data streams', () => {
 
       const filled = (u: Record<string, unknown>) =>
         u.e === 'ORDER_TRADE_UPDATE' && (u.o as { x: string }).x === 'TRADE';
+      const traded = (k: Record<string, unknown>) => Number((k.k as { v: string }).v) > 0;
       await eventually(
         async () => got,
-        (g) => g.agg.length > 0 && g.book.length > 0 && g.user.some(filled),
+        (g) =>
+          g.agg.length > 0 &&
+          g.book.length > 0 &&
+          g.depth.length > 0 &&
+          g.kline.some(traded) &&
+          g.user.some(filled),
       );
       // The connector hands over `data` of the {stream, data} frames, parsed.
       expect(got.agg.at(-1)).toMatchObject({ e: 'aggTrade', s: 'BTCUSDT', q: '0.010', m: false });
       expect(Number(got.agg.at(-1)!.p)).toBe(Number(price));
       expect(got.book.at(-1)).toMatchObject({ e: 'bookTicker', s: 'BTCUSDT' });
+      expect(got.depth.at(-1)).toMatchObject({
+        e: 'depthUpdate',
+        s: 'BTCUSDT',
+        U: expect.any(Number),
+        u: expect.any(Number),
+        pu: expect.any(Number),
+      });
+      expect(got.kline.find(traded)).toMatchObject({
+        e: 'kline',
+        s: 'BTCUSDT',
+        k: { s: 'BTCUSDT', i: '1m' },
+      });
       expect(got.user.find(filled)).toMatchObject({
         e: 'ORDER_TRADE_UPDATE',
         o: { s: 'BTCUSDT', S: 'SELL', x: 'TRADE', l: '0.010', m: true },
