@@ -139,15 +139,22 @@ describe('diff depth keeps a local book equal to REST depth', () => {
       expect(pair.book.asks).toEqual(num(pair.now.asks));
     });
 
-    it('watchTrades, watchTicker, watchBidsAsks, watchOHLCV receive the trades of a crossing order', async () => {
+    it('watchTrades, watchTicker(s), watchBidsAsks, watchOHLCV receive the trades of a crossing order', async () => {
       const trades = pro.watchTrades(CCXT_BTC);
       const bidsAsks = pro.watchBidsAsks([CCXT_BTC]);
       const ohlcv = pro.watchOHLCV(CCXT_BTC, '1m');
       const ticker = pro.watchTicker(CCXT_BTC);
+      const tickers = pro.watchTickers();
       // Every subscription landed before the trade.
       const hub = ex.app.get(StreamHub);
-      const keys = ['BTCUSDT@trade', 'BTCUSDT@bookTicker', 'BTCUSDT@kline_1m', 'BTCUSDT@miniTicker'];
-      // (ccxt's watchTicker takes the mini ticker by default.)
+      const keys = [
+        'BTCUSDT@trade',
+        'BTCUSDT@bookTicker',
+        'BTCUSDT@kline_1m',
+        'BTCUSDT@miniTicker',
+        '!miniTicker@arr',
+      ];
+      // (ccxt's watchTicker takes the mini ticker by default; watchTickers without symbols, all of them.)
       expect(await eventually(async () => keys.every((k) => hub.has(k)), Boolean)).toBe(true);
       const depth = await rest();
       const [bestAsk, askQty] = depth.asks[0] as [string, string];
@@ -178,6 +185,13 @@ describe('diff depth keeps a local book equal to REST depth', () => {
       expect(tk).toMatchObject({ symbol: CCXT_BTC, last: expect.any(Number) });
       expect(tk.baseVolume).toBeGreaterThan(0);
       expect(Number(restTicker.count)).toBeGreaterThan(0);
+      // !miniTicker@arr comes each second with the tickers that changed: the first may predate the trade.
+      await tickers;
+      const all = await eventually(
+        () => pro.watchTickers(),
+        (t) => t[CCXT_BTC]?.last === Number(restTicker.lastPrice),
+      );
+      expect(all[CCXT_BTC]).toMatchObject({ symbol: CCXT_BTC, last: Number(restTicker.lastPrice) });
     });
   });
 });
