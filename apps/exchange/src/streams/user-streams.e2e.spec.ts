@@ -26,6 +26,21 @@ describe('user data streams', () => {
     http(`${ex.url}/fapi/v1/listenKey`, { method, headers: { 'x-mbx-apikey': t.key.api_key } });
   const order = (t: Trader, params: Record<string, string>) =>
     signed(ex.url, '/fapi/v1/order', t.key, { method: 'POST', params: { symbol: BTC, ...params } });
+  /**
+   * Once `keys` (hub stream keys) and a's user stream have subscribers: a rests a SELL of 0.01 at
+   * `price`, b buys 0.01 up to it (IOC), taking the best ask (that one, or one a left earlier).
+   */
+  const crossOnceSubscribed = async (keys: string[], price: string) => {
+    const hub = ex.app.get(StreamHub);
+    const subscribed = () => keys.every((k) => hub.has(k)) && hub.hasUser(a.address);
+    expect(await eventually(async () => subscribed(), Boolean)).toBe(true);
+    const limit = { type: 'LIMIT', quantity: '0.01', price };
+    const sell = await order(a, { side: 'SELL', timeInForce: 'GTC', ...limit });
+    expect(sell.status).toBe(200);
+    const buy = await order(b, { side: 'BUY', timeInForce: 'IOC', ...limit });
+    expect(buy.body).toMatchObject({ status: 'FILLED', executedQty: '0.010' });
+    return { sell, buy };
+  };
 
   beforeAll(async () => {
     let traders: Trader[];
@@ -244,29 +259,10 @@ describe('user data streams', () => {
           interval: Streams.KlineCandlestickStreamsIntervalEnum.INTERVAL_1m,
         })
         .on('message', (m) => void got.kline.push({ ...m }));
-      const hub = ex.app.get(StreamHub);
-      const subscribed = () =>
-        ['BTCUSDT@aggTrade', 'BTCUSDT@bookTicker', 'BTCUSDT@depth@100ms', 'BTCUSDT@kline_1m'].every((k) =>
-          hub.has(k),
-        ) && hub.hasUser(a.address);
-      expect(await eventually(async () => subscribed(), Boolean)).toBe(true);
-
-      const sell = await order(a, {
-        side: 'SELL',
-        type: 'LIMIT',
-        timeInForce: 'GTC',
-        quantity: '0.01',
-        price: '60000',
-      });
-      expect(sell.status).toBe(200);
-      const buy = await order(b, {
-        side: 'BUY',
-        type: 'LIMIT',
-        timeInForce: 'IOC',
-        quantity: '0.01',
-        price: '60000',
-      });
-      expect(buy.body).toMatchObject({ status: 'FILLED', executedQty: '0.010' });
+      const { buy } = await crossOnceSubscribed(
+        ['BTCUSDT@aggTrade', 'BTCUSDT@bookTicker', 'BTCUSDT@depth@100ms', 'BTCUSDT@kline_1m'],
+        '60000',
+      );
       const price = buy.body.avgPrice as string;
 
       const filled = (u: Record<string, unknown>) =>
@@ -329,27 +325,7 @@ describe('user data streams', () => {
       await ws.subscribe(['btcusdt@bookTicker'], 'usdmPublic');
       // POST /fapi/v1/listenKey with its REST client, then /private/stream?listenKey=.
       await ws.subscribeUsdFuturesUserDataStream();
-      const hub = ex.app.get(StreamHub);
-      const subscribed = () =>
-        hub.has('BTCUSDT@aggTrade') && hub.has('BTCUSDT@bookTicker') && hub.hasUser(a.address);
-      expect(await eventually(async () => subscribed(), Boolean)).toBe(true);
-
-      const sell = await order(a, {
-        side: 'SELL',
-        type: 'LIMIT',
-        timeInForce: 'GTC',
-        quantity: '0.01',
-        price: '61000',
-      });
-      expect(sell.status).toBe(200);
-      const buy = await order(b, {
-        side: 'BUY',
-        type: 'LIMIT',
-        timeInForce: 'IOC',
-        quantity: '0.01',
-        price: '61000',
-      });
-      expect(buy.body).toMatchObject({ status: 'FILLED' });
+      const { sell, buy } = await crossOnceSubscribed(['BTCUSDT@aggTrade', 'BTCUSDT@bookTicker'], '61000');
       // It hands over each combined frame's data, with the stream's name added (`streamName`).
       const of = (stream: string) => got.filter((m) => m.streamName === stream);
       type Update = { o: { c: string; x: string; S: string; m: boolean; l: string; L: string } };
