@@ -3,6 +3,7 @@ import {
   DerivativesTradingUsdsFuturesWebsocketStreams as Streams,
 } from '@binance/derivatives-trading-usds-futures';
 import { StreamHub, StreamServer } from '@perp/gateway';
+import { WebsocketClient } from 'binance';
 import { http, signed } from '@perp/testing';
 import type { InProcessExchange } from '../testing/in-process-exchange';
 import { deposit, eventually, type Trader } from '../trading/trading.harness';
@@ -299,6 +300,66 @@ describe('user data streams', () => {
       expect(
         got.user.filter((u) => u.e === 'ORDER_TRADE_UPDATE').map((u) => (u.o as { x: string }).x),
       ).toContain('NEW');
+    });
+  });
+
+  describe("the `binance` package's WebsocketClient by URL", () => {
+    let ws: WebsocketClient | undefined;
+
+    afterAll(async () => {
+      if (!ws) return;
+      // binance 3.6.5 closes a user data stream's socket but leaves the listen key's 50-minute
+      // keep-alive interval running (only its expiry path clears it), so Jest would never exit;
+      // its stream manager's teardown (private in the typings) clears it. POST returns the live key.
+      const key = (await listenKey(a)).body.listenKey as string;
+      const client = ws as unknown as {
+        getUserDataStreamManager(): { teardownUserDataListenKey(listenKey?: string): void };
+      };
+      client.getUserDataStreamManager().teardownUserDataListenKey(key);
+      ws.closeAll(true);
+    });
+
+    it('subscribes aggTrade on /market/stream and bookTicker on /public/stream, and a user data stream it makes a key for', async () => {
+      const silent = { trace: () => undefined, info: () => undefined, error: () => undefined };
+      ws = new WebsocketClient(
+        {
+          api_key: a.key.api_key,
+          api_secret: a.key.secret_key,
+          wsUrl: ex.url.replace(/^http/, 'ws'),
+          restOptions: { baseUrl: ex.url },
+        },
+        silent,
+      );
+      const got: Record<string, unknown>[] = [];
+      ws.on('message', (m) => void got.push(m as unknown as Record<string, unknown>));
+      await ws.subscribe(['btcusdt@aggTrade'], 'usdmMarket');
+      await ws.subscribe(['btcusdt@bookTicker'], 'usdmPublic');
+      // POST /fapi/v1/listenKey with its REST client, then /private/stream?listenKey=.
+      await ws.subscribeUsdFuturesUserDataStream();
+      const { sell, buy } = await crossOnceSubscribed(['BTCUSDT@aggTrade', 'BTCUSDT@bookTicker'], '61000');
+      // It hands over each combined frame's data, with the stream's name added (`streamName`).
+      const of = (stream: string) => got.filter((m) => m.streamName === stream);
+      type Update = { o: { c: string; x: string; S: string; m: boolean; l: string; L: string } };
+      const updates = () => got.filter((m) => m.e === 'ORDER_TRADE_UPDATE') as Update[];
+      const done = () =>
+        of('btcusdt@aggTrade').length > 0 &&
+        of('btcusdt@bookTicker').length > 0 &&
+        updates().some((u) => u.o.x === 'TRADE');
+      expect(await eventually(async () => done(), Boolean)).toBe(true);
+      // b's buy took the best ask, a's new sell or one a left resting earlier in this file.
+      const price = Number(buy.body.avgPrice);
+      expect(of('btcusdt@aggTrade').at(-1)).toMatchObject({
+        e: 'aggTrade',
+        s: 'BTCUSDT',
+        q: '0.010',
+        m: false,
+      });
+      expect(Number(of('btcusdt@aggTrade').at(-1)!.p)).toBe(price);
+      expect(of('btcusdt@bookTicker').at(-1)).toMatchObject({ e: 'bookTicker', s: 'BTCUSDT' });
+      expect(updates().find((u) => u.o.c === sell.body.clientOrderId)?.o.x).toBe('NEW');
+      const fill = updates().find((u) => u.o.x === 'TRADE')!;
+      expect(fill.o).toMatchObject({ S: 'SELL', m: true, l: '0.010' });
+      expect(Number(fill.o.L)).toBe(price);
     });
   });
 
