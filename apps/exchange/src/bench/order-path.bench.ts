@@ -248,16 +248,15 @@ async function orderRows(server: ServerKind, url: string, a: ApiKey, b: ApiKey):
   const rows: Row[] = [];
   for (const kind of ORDER_ROWS[server]) {
     const before = server !== 'bare' ? await scrapeMetrics(url) : undefined;
-    const lag0 = before && lagHistogram(before);
     const r = await orderRow(server, kind, url, a, b);
-    if (before && lag0) {
+    if (before) {
       r.serverLatency = histogramBetween(orderDurations(before), orderDurations(await scrapeMetrics(url)));
       log(
         `    inside the exchange (request parsed → reply written): mean ${r.serverLatency.meanMs} ms, ` +
           `p50 ≤ ${r.serverLatency.p50AtMostMs} ms, p99 ≤ ${r.serverLatency.p99AtMostMs} ms`,
       );
       r.marketDataCatchUpMs = await marketDataCatchUp(url);
-      r.marketDataLag = lagBetween(lag0, await marketDataLag(url));
+      r.marketDataLag = lagBetween(lagHistogram(before), await marketDataLag(url));
       log(
         `    market data caught up ${r.marketDataCatchUpMs} ms after the row's last request; ` +
           `lag per turn: mean ${r.marketDataLag.meanMs} ms, p99 ≤ ${r.marketDataLag.p99AtMostMs} ms`,
@@ -276,8 +275,7 @@ async function orderRows(server: ServerKind, url: string, a: ApiKey, b: ApiKey):
 async function marketDataCatchUp(url: string): Promise<number> {
   const t0 = Date.now();
   for (;;) {
-    const text = await (await fetch(`${url}/metrics`)).text();
-    const lag = sumOf(parsePrometheusText(text), 'perp_bus_consumer_lag_messages', {
+    const lag = sumOf(await scrapeMetrics(url), 'perp_bus_consumer_lag_messages', {
       group: 'public-market',
     });
     if (lag === 0 || Date.now() - t0 > 60_000) return Date.now() - t0;
@@ -409,8 +407,7 @@ const heapGrowth: Partial<
   Record<ServerKind, { beforeMiB: number; afterMiB: number; orders: number; growthKiBPerOrder: number }>
 > = {};
 
-const heapUsedBytes = async (url: string) =>
-  sumOf(parsePrometheusText(await (await fetch(`${url}/metrics`)).text()), 'nodejs_heap_size_used_bytes');
+const heapUsedBytes = async (url: string) => sumOf(await scrapeMetrics(url), 'nodejs_heap_size_used_bytes');
 
 async function exchangeRows(server: ServerKind, repoRoot: string, databaseUrl?: string): Promise<Row[]> {
   const t0 = Date.now();
