@@ -1,6 +1,8 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { offsetTransformer } from '../columns';
 
+export type SnapshotEncoding = 'identity' | 'gzip';
+
 /**
  * A stage's state as of an input offset: state = f(snapshot, offset) + replay of what follows.
  * Keyed by the input partition the shard owns; several are kept so a bad latest one can be skipped.
@@ -24,6 +26,10 @@ export class ShardSnapshotEntity {
 
   @Column({ type: 'bytea' })
   state!: Buffer;
+
+  /** How `state` is stored: as given, or gzipped (ShardSnapshotRepository decodes it on reading). */
+  @Column({ name: 'state_encoding', type: 'text', default: 'identity' })
+  stateEncoding!: SnapshotEncoding;
 
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt!: Date;

@@ -7,6 +7,7 @@ import { Liquidations1764300000000 } from './1764300000000-liquidations';
 import { MarketBooks1764400000000 } from './1764400000000-market-books';
 import { ListenKeys1764500000000 } from './1764500000000-listen-keys';
 import { OrderStpMode1764600000000 } from './1764600000000-order-stp-mode';
+import { SnapshotEncoding1764700000000 } from './1764700000000-snapshot-encoding';
 
 /** Every migration, oldest first. Listed as classes (not globs) so dist/ and Jest load the same code. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   MarketBooks1764400000000,
   ListenKeys1764500000000,
   OrderStpMode1764600000000,
+  SnapshotEncoding1764700000000,
 ];

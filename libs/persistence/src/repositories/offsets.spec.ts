@@ -1,6 +1,7 @@
 import { IncomeEntity } from '../entities';
 import { openTestDatabase, type TestDatabase } from '../testing/test-schema';
-import { ShardSnapshotRepository } from './shard-snapshot.repository';
+import { randomBytes } from 'node:crypto';
+import { SNAPSHOT_GZIP_FROM_BYTES, ShardSnapshotRepository } from './shard-snapshot.repository';
 import { ProcessedOffsetRepository } from './processed-offset.repository';
 
 describe('exactly-once state: offsets and snapshots (real Postgres)', () => {
@@ -127,6 +128,36 @@ describe('exactly-once state: offsets and snapshots (real Postgres)', () => {
       ).rejects.toThrow('not a log offset');
       expect((await snapshots.latest('engine.commands', 5))?.offset).toBe('41');
       expect(await offsets.get('engine-0', 'engine.commands', 5)).toBe('41');
+    });
+
+    it('stores a large state gzipped and reads it back byte for byte; a small one as given', async () => {
+      const stored = async (topic: string) =>
+        (
+          (await db.dataSource.query(
+            `SELECT state_encoding AS encoding, octet_length(state) AS bytes FROM engine_snapshots WHERE topic = $1`,
+            [topic],
+          )) as { encoding: string; bytes: number }[]
+        )[0];
+      // A risk partition's state: mostly JSON of recently closed orders.
+      const record = (i: number) =>
+        `{"orderId":"00000000-0000-4000-8000-${String(i).padStart(12, '0')}","status":"FILLED","price":"65000.0"}`;
+      const json = state(`{"v":5,"closed":[${Array.from({ length: 2000 }, (_, i) => record(i)).join(',')}]}`);
+      await snapshots.save({ topic: 'big', partition: 0, offset: '7', state: json });
+      expect(await stored('big')).toEqual({ encoding: 'gzip', bytes: expect.any(Number) });
+      expect((await stored('big'))!.bytes).toBeLessThan(json.length / 5);
+      expect((await snapshots.latest('big', 0))?.state.equals(json)).toBe(true);
+      // Incompressible bytes go through the same way; below the threshold nothing is encoded.
+      const noise = randomBytes(SNAPSHOT_GZIP_FROM_BYTES * 3);
+      await snapshots.save({ topic: 'noise', partition: 0, offset: '1', state: noise });
+      expect((await snapshots.latest('noise', 0))?.state.equals(noise)).toBe(true);
+      const small = state('x'.repeat(SNAPSHOT_GZIP_FROM_BYTES - 1));
+      await snapshots.save({ topic: 'small', partition: 0, offset: '1', state: small });
+      expect(await stored('small')).toEqual({ encoding: 'identity', bytes: small.length });
+      expect((await snapshots.latest('small', 0))?.state.equals(small)).toBe(true);
+      // Replacing a gzipped snapshot at the same offset with a small one stores it as given.
+      await snapshots.save({ topic: 'big', partition: 0, offset: '7', state: state('now small') });
+      expect(await stored('big')).toEqual({ encoding: 'identity', bytes: 9 });
+      expect((await snapshots.latest('big', 0))?.state.toString('utf8')).toBe('now small');
     });
 
     it('prunes all but the newest snapshots of a partition', async () => {
