@@ -86,7 +86,18 @@ const boundaries = projects.flatMap((p) => [
 ]);
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'tmp/**', '.nx/**', 'coverage/**', '**/*.js', '**/*.mjs'] },
+  {
+    ignores: [
+      'node_modules/**',
+      'dist/**',
+      'tmp/**',
+      '.nx/**',
+      'coverage/**',
+      '**/*.js',
+      '**/*.mjs',
+      '**/*.cjs',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,
