@@ -6,15 +6,7 @@ import {
   type OnModuleInit,
   Optional,
 } from '@nestjs/common';
-import {
-  afterBatch,
-  Bus,
-  type BusMessage,
-  HEADER_CORRELATION_ID,
-  Joining,
-  PartitionKeys,
-  type Subscription,
-} from '@perp/bus';
+import { Bus, type BusMessage, HEADER_CORRELATION_ID, PartitionKeys } from '@perp/bus';
 import {
   type EngineCommand,
   MessageValidationError,
@@ -25,7 +17,7 @@ import {
   TOPICS,
 } from '@perp/contracts';
 import { type Market, MarketRegistry } from '@perp/domain';
-import { MarketsProjection, snapshotPolicyFromEnv } from '@perp/infrastructure';
+import { MarketsProjection, ShardInput, snapshotPolicyFromEnv } from '@perp/infrastructure';
 import { ShardSnapshotRepository } from '@perp/persistence';
 import { Metrics } from '@perp/runtime';
 import { listingOf, MarketAdmin, MarketAdminError } from './markets/market-admin';
@@ -45,48 +37,34 @@ export const ENGINE_GROUP = 'matching-engine';
 @Injectable()
 export class EngineCommandsConsumer implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('engine');
-  private subscription?: Subscription;
-  private readonly joining = new Joining();
+  private readonly input: ShardInput;
   readonly shard: EngineShard;
   private readonly riskPartitions: PartitionKeys;
 
   constructor(
     private readonly bus: Bus,
-    private readonly markets: MarketsProjection,
+    markets: MarketsProjection,
     private readonly marketAdmin: MarketAdmin,
     registry: MarketRegistry,
     @Optional() snapshots?: ShardSnapshotRepository,
     @Optional() private readonly metrics?: Metrics,
   ) {
     this.shard = new EngineShard(bus, registry, snapshots, snapshotPolicyFromEnv('ENGINE'));
+    this.input = new ShardInput(bus, markets, this.shard);
     this.riskPartitions = new PartitionKeys(bus, 'market-state');
     if (metrics) sampleBooks(metrics, this.shard, registry);
   }
 
-  /**
-   * Joins beside the markets projection's group (each new group waits out the broker's initial
-   * rebalance delay); commands are checked against the markets as of every earlier change, so
-   * partitions are restored, and commands applied, once the markets are read.
-   */
   onModuleInit(): void {
-    this.joining.start([
-      this.bus.subscribe({
-        groupId: ENGINE_GROUP,
-        topics: [TOPICS.engineCommands.name],
-        batchHandler: (ms) => this.handleTurn(ms),
-        onAssigned: this.markets.afterRead((partitions, sub) => this.shard.assigned(partitions, sub)),
-        onRevoked: (partitions) => this.shard.revoked(partitions),
-      }),
-    ]);
+    this.input.join(ENGINE_GROUP, TOPICS.engineCommands.name, (ms) => this.handleTurn(ms));
   }
 
-  async onApplicationBootstrap(): Promise<void> {
-    [this.subscription] = await this.joining.joined();
+  onApplicationBootstrap(): Promise<void> {
+    return this.input.joined();
   }
 
-  async onModuleDestroy(): Promise<void> {
-    await this.subscription?.close();
-    this.shard.stop();
+  onModuleDestroy(): Promise<void> {
+    return this.input.close();
   }
 
   /**
@@ -95,7 +73,6 @@ export class EngineCommandsConsumer implements OnModuleInit, OnApplicationBootst
    * admin commands (rare) first flush what the turn produced, so market states stay in log order.
    */
   private async handleTurn(messages: readonly BusMessage[]): Promise<void> {
-    if (!this.markets.isReady) await this.markets.ready();
     const partition = messages[0]!.partition;
     await this.shard.inTurn(partition, async () => {
       let sends: Promise<unknown>[] = [];
@@ -164,7 +141,6 @@ export class EngineCommandsConsumer implements OnModuleInit, OnApplicationBootst
       }
       if (failure !== undefined) throw failure;
     });
-    this.subscription?.commitLater(afterBatch(messages));
   }
 
   private async marketCommand(

@@ -7,11 +7,11 @@ import {
   type OnModuleInit,
   Optional,
 } from '@nestjs/common';
-import { afterBatch, Bus, type BusMessage, Joining, type Subscription } from '@perp/bus';
+import { Bus, type BusMessage } from '@perp/bus';
 import { HOT_STORE, type HotStore } from '@perp/cache';
 import { MessageValidationError, parseMessage, TOPICS } from '@perp/contracts';
 import { type Chain, MarketRegistry } from '@perp/domain';
-import { MarketsProjection, snapshotPolicyFromEnv } from '@perp/infrastructure';
+import { MarketsProjection, ShardInput, snapshotPolicyFromEnv } from '@perp/infrastructure';
 import { ShardSnapshotRepository } from '@perp/persistence';
 import { CHAIN } from '@perp/runtime';
 import { type RiskInput, RiskShard } from './shard/risk-shard';
@@ -22,49 +22,35 @@ export const RISK_GROUP = 'risk';
 @Injectable()
 export class RiskCommandsConsumer implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('risk');
-  private subscription?: Subscription;
-  private readonly joining = new Joining();
+  private readonly input: ShardInput;
   readonly shard: RiskShard;
 
   constructor(
-    private readonly bus: Bus,
-    private readonly markets: MarketsProjection,
+    bus: Bus,
+    markets: MarketsProjection,
     registry: MarketRegistry,
     @Inject(CHAIN) chain: Chain,
     @Inject(HOT_STORE) hot: HotStore,
     @Optional() snapshots?: ShardSnapshotRepository,
   ) {
     this.shard = new RiskShard(bus, registry, chain, hot, snapshots, snapshotPolicyFromEnv('RISK'));
+    this.input = new ShardInput(bus, markets, this.shard);
   }
 
-  /**
-   * Joins beside the markets projection's group (each new group waits out the broker's initial
-   * rebalance delay): partitions are restored, and commands applied, once the markets are read.
-   */
   onModuleInit(): void {
-    this.joining.start([
-      this.bus.subscribe({
-        groupId: RISK_GROUP,
-        topics: [TOPICS.riskCommands.name],
-        batchHandler: (ms) => this.handleTurn(ms),
-        onAssigned: this.markets.afterRead((partitions, sub) => this.shard.assigned(partitions, sub)),
-        onRevoked: (partitions) => this.shard.revoked(partitions),
-      }),
-    ]);
+    this.input.join(RISK_GROUP, TOPICS.riskCommands.name, (ms) => this.handleTurn(ms));
   }
 
-  async onApplicationBootstrap(): Promise<void> {
-    [this.subscription] = await this.joining.joined();
+  onApplicationBootstrap(): Promise<void> {
+    return this.input.joined();
   }
 
-  async onModuleDestroy(): Promise<void> {
-    await this.subscription?.close();
-    this.shard.stop();
+  onModuleDestroy(): Promise<void> {
+    return this.input.close();
   }
 
   /** A batched turn: every waiting command of one partition, applied in order, one commit. */
   private async handleTurn(messages: readonly BusMessage[]): Promise<void> {
-    if (!this.markets.isReady) await this.markets.ready();
     const inputs: RiskInput[] = [];
     for (const m of messages) {
       try {
@@ -75,6 +61,5 @@ export class RiskCommandsConsumer implements OnModuleInit, OnApplicationBootstra
       }
     }
     await this.shard.handleTurn(messages[0]!.partition, inputs);
-    this.subscription?.commitLater(afterBatch(messages));
   }
 }
