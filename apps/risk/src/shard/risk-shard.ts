@@ -149,14 +149,15 @@ export class RiskShard {
       for (const { message: m, command: cmd } of inputs) {
         const offset = BigInt(m.offset);
         if (offset <= state.lastOffset) continue;
-        const out = new Output(replyToOf(m));
+        const replayed = this.partitions.replayed(state, offset);
+        const out = new Output(replyToOf(m), !replayed);
         try {
           applyRiskCommand({ p: state, m, out, markets: state.markets, asset: this.asset }, cmd);
         } catch (e) {
           failure = e;
           break;
         }
-        turn.push({ message: m, command: cmd, out, replayed: this.partitions.replayed(state, offset) });
+        turn.push({ message: m, command: cmd, out, replayed });
         state.lastOffset = offset;
       }
       if (turn.length) {

@@ -32,7 +32,15 @@ export class Output {
   readonly algoUsers = new Set<string>();
   reply?: ReplyBody;
 
-  constructor(public replyTo?: ReplyTo) {}
+  constructor(
+    public replyTo?: ReplyTo,
+    /**
+     * False for a replayed input, whose outputs are on the log already and are not published
+     * again: handlers may leave out account events that cost more to build than the input's own
+     * work (a fill's texts). What the state and the projections need (`users`, `closed`) is kept.
+     */
+    readonly recording = true,
+  ) {}
 }
 
 export function replyToOf(m: BusMessage): ReplyTo | undefined {

@@ -1,5 +1,5 @@
 import type { EngineEvent } from '@perp/contracts';
-import { decimal, entryPrice, type SettlementResult } from '@perp/domain';
+import { decimal, entryPrice, type Market, type Money, type SettlementResult } from '@perp/domain';
 import { isOpen, recordFill } from '../order-records';
 import { finishAlgoOf } from './algo-records';
 import { settleForcedFill } from './forced-fill';
@@ -37,7 +37,33 @@ export function settleFill(ctx: RiskContext, trade: Trade, liquidity: 'MAKER' | 
       ? settleForcedFill(ctx, trade, liquidity, fill)
       : p.book.settleFill(fill);
   const user = side.user;
-  out.accountEvents.push({
+  if (out.recording) tradeEvents(ctx, trade, liquidity, r, quote);
+  const rec = p.openOrder(side.orderId);
+  if (rec) {
+    const next = recordFill(rec, { qty, price, quote, time: trade.time }, market);
+    if (isOpen(next)) p.put(next);
+    else {
+      p.close(next);
+      finishAlgoOf(ctx, next.orderId, trade.time);
+      out.closed.push(next);
+    }
+    if (out.recording) out.accountEvents.push({ type: 'order', user, order: next });
+  }
+  if (out.recording) positionEvent(ctx, user, trade.symbol, market);
+  balanceEvent(ctx, user);
+}
+
+/** The fill's trade and income events (a replayed input's are on the log: see Output.recording). */
+function tradeEvents(
+  ctx: RiskContext,
+  trade: Trade,
+  liquidity: 'MAKER' | 'TAKER',
+  r: SettlementResult,
+  quote: Money,
+): void {
+  const side = liquidity === 'MAKER' ? trade.maker : trade.taker;
+  const user = side.user;
+  ctx.out.accountEvents.push({
     type: 'trade',
     user,
     trade: {
@@ -57,7 +83,7 @@ export function settleFill(ctx: RiskContext, trade: Trade, liquidity: 'MAKER' | 
     },
   });
   for (const income of r.incomes)
-    out.accountEvents.push({
+    ctx.out.accountEvents.push({
       type: 'income',
       user,
       symbol: income.symbol,
@@ -67,27 +93,18 @@ export function settleFill(ctx: RiskContext, trade: Trade, liquidity: 'MAKER' | 
       tradeId: income.tradeId,
       info: income.info,
     });
-  const rec = p.openOrder(side.orderId);
-  if (rec) {
-    const next = recordFill(rec, { qty, price, quote, time: trade.time }, market);
-    if (isOpen(next)) p.put(next);
-    else {
-      p.close(next);
-      finishAlgoOf(ctx, next.orderId, trade.time);
-      out.closed.push(next);
-    }
-    out.accountEvents.push({ type: 'order', user, order: next });
-  }
-  // This symbol's position only: the account's position views would price every position.
-  const account = p.book.account(user);
-  const position = account.position(trade.symbol);
-  out.accountEvents.push({
+}
+
+/** This symbol's position only: the account's position views would price every position. */
+function positionEvent(ctx: RiskContext, user: string, symbol: string, market: Market): void {
+  const account = ctx.p.book.account(user);
+  const position = account.position(symbol);
+  ctx.out.accountEvents.push({
     type: 'position',
     user,
-    symbol: trade.symbol,
+    symbol,
     size: position ? position.size.toFixed() : '0',
     entryPrice: position ? entryPrice(position).toFixed() : '0',
     leverage: position?.leverage ?? account.leverage(market),
   });
-  balanceEvent(ctx, user);
 }

@@ -140,6 +140,8 @@ export function forwardOrder(ctx: RiskContext, cmd: NewOrderCommand, index: numb
 
 /** The user's wallet and frozen margin as an account event; their projection is rewritten. */
 export function balanceEvent(ctx: RiskContext, user: string): void {
+  ctx.out.users.add(user);
+  if (!ctx.out.recording) return;
   const a = ctx.p.book.account(user);
   ctx.out.accountEvents.push({
     type: 'balance',
@@ -148,7 +150,6 @@ export function balanceEvent(ctx: RiskContext, user: string): void {
     walletBalance: fixedText(a.walletBalance),
     frozen: fixedText(a.frozenMargin()),
   });
-  ctx.out.users.add(user);
 }
 
 /** Releases the order's margin and closes its record (CANCELED or REJECTED) if still open. */

@@ -57,8 +57,11 @@ export class RiskHarness {
     };
   }
 
-  /** The next input's context; `reply` gives it the gateway's correlation and reply-to headers. */
-  context({ reply = false } = {}): RiskContext {
+  /**
+   * The next input's context; `reply` gives it the gateway's correlation and reply-to headers,
+   * `recording: false` makes it a replayed input's (Output.recording).
+   */
+  context({ reply = false, recording = true } = {}): RiskContext {
     const offset = String(this.next++);
     const headers: Record<string, string> = reply
       ? {
@@ -68,12 +71,12 @@ export class RiskHarness {
         }
       : {};
     this.last = { topic: RISK_TOPIC, partition: 0, offset, key: '', value: {}, headers, timestamp: T0 };
-    const out = new Output(replyToOf(this.last));
+    const out = new Output(replyToOf(this.last), recording);
     return { p: this.p, m: this.last, out, markets: this.p.markets, asset: chain.settlementAsset };
   }
 
   /** Applies one command as the next input. */
-  run(command: RiskCommand, opts?: { reply?: boolean }): Output {
+  run(command: RiskCommand, opts?: { reply?: boolean; recording?: boolean }): Output {
     const ctx = this.context(opts);
     applyRiskCommand(ctx, command);
     return ctx.out;
