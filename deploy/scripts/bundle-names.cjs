@@ -47,12 +47,12 @@ function nameCall(node) {
 }
 
 /**
- * The name a function or class expression gets without the wrapper: its own, or its place's (the
- * wrapping `call`'s, in `parent`).
+ * The name a function expression gets without the wrapper: its own, or its place's (the wrapping
+ * `call`'s, in `parent`). Not classes: a class may define a static `name` of its own, and esbuild
+ * names classes in a static block, not with a wrapper.
  */
 function ownName(target, call, parent) {
-  if (!['ArrowFunctionExpression', 'FunctionExpression', 'ClassExpression'].includes(target.type))
-    return undefined;
+  if (target.type !== 'ArrowFunctionExpression' && target.type !== 'FunctionExpression') return undefined;
   return target.id ? target.id.name : parent && nameFromPlace(parent, call);
 }
 
@@ -84,10 +84,7 @@ function blankNoOpNames(code, { modulesUnder } = {}) {
   }
   const blanks = []; // [start, end) ranges to overwrite with spaces
   let wrappers = 0;
-  const declared = (list, name) =>
-    list.some(
-      (s) => (s.type === 'FunctionDeclaration' || s.type === 'ClassDeclaration') && s.id?.name === name,
-    );
+  const declared = (list, name) => list.some((s) => s.type === 'FunctionDeclaration' && s.id?.name === name);
 
   // Iterative: a long chain of `a + b + …` in a dependency nests deeper than the call stack goes.
   const stack = roots.map((root) => [root, null]);

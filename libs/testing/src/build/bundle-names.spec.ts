@@ -15,11 +15,12 @@ const SAMPLE = [
   'function renamed2(){}__name(renamed2,"renamed");',
   'var Cls=class Cls2{static{__name(this,"Cls")}};',
   'class K{field=__name(()=>5,"field")}',
+  'var Named=__name(class{static name="own"},"Named");class D{static name="d2"}__name(D,"D");',
   'function outer(){const px=__name(v=>v+1,"px");',
   'const o={a:__name(()=>1,"a"),"b c":__name(function(){},"b c")};let q;q=__name(()=>2,"q");',
   'const paren=__name(((x)=>x),"paren");const named=__name(function inner(){},"inner");',
   'const other=__name(()=>3,"notOther");function d(f=__name(()=>4,"f")){return f}__name(d,"d");',
-  'return{px,a:o.a,bc:o["b c"],q,paren,named,other,f:d(),d,Cls,top,renamed2,field:new K().field}}',
+  'return{px,a:o.a,bc:o["b c"],q,paren,named,other,f:d(),d,Cls,top,renamed2,field:new K().field,Named,D}}',
   'module.exports=outer;',
 ].join('\n');
 
@@ -34,13 +35,21 @@ describe('bundle names (deploy/scripts/bundle-names.cjs)', () => {
   it('blanks the wrappers that change no name, keeps the others, and moves no character', () => {
     const { code, blanked } = blankNoOpNames(SAMPLE);
     expect(namesOf(code)).toEqual(namesOf(SAMPLE));
-    expect(namesOf(code)).toMatchObject({ renamed2: 'renamed', Cls: 'Cls', other: 'notOther', px: 'px' });
+    expect(namesOf(code)).toMatchObject({
+      renamed2: 'renamed',
+      Cls: 'Cls',
+      other: 'notOther',
+      px: 'px',
+      // A class's own static `name` is replaced by the wrapper: classes keep theirs.
+      Named: 'Named',
+      D: 'D',
+    });
     // Same length and line breaks: the source map's every position still holds.
     expect(code.length).toBe(SAMPLE.length);
     expect(code.split('\n').map((l) => l.length)).toEqual(SAMPLE.split('\n').map((l) => l.length));
-    // top, field, px, a, b c, q, paren, inner, f, d blanked; renamed, Cls, notOther kept.
+    // top, field, px, a, b c, q, paren, inner, f, d blanked; renamed, Cls, notOther, Named, D kept.
     expect(blanked).toBe(10);
-    expect(code.match(/__name\(/g)).toHaveLength(3);
+    expect(code.match(/__name\(/g)).toHaveLength(5);
     expect(code).toContain('__name(renamed2,"renamed")');
     expect(code).toContain('static{__name(this,"Cls")}');
     expect(code).toContain('__name(()=>3,"notOther")');
