@@ -45,8 +45,13 @@ export type MessageHandler<T = unknown> = (message: BusMessage<T>) => void | Pro
  * A batched turn: consecutive messages of one partition, in offset order (at least one). A handler
  * that throws gets the same batch again after a backoff (from its first message), so it must apply
  * idempotently by offset; after it succeeds the partition continues after the batch's last message.
+ * It gets the member's subscription too: a turn's commit counts also when the turn runs before
+ * `subscribe` has resolved (the first turns of a member run while the group still joins).
  */
-export type BatchHandler<T = unknown> = (messages: readonly BusMessage<T>[]) => void | Promise<void>;
+export type BatchHandler<T = unknown> = (
+  messages: readonly BusMessage<T>[],
+  subscription: Subscription,
+) => void | Promise<void>;
 /** Gets the member's subscription too: `subscription.seek` in onAssigned replays from a snapshot. */
 export type PartitionsListener = (
   partitions: TopicPartition[],

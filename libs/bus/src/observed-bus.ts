@@ -108,7 +108,9 @@ export class ObservedBus extends Bus {
       subscription = await this.inner.subscribe<T>({
         ...options,
         handler: handler && ((m) => observe(handler, m, handledOne, failed)),
-        batchHandler: batchHandler && ((ms) => observe(batchHandler, ms, handledBatch, failedBatch)),
+        batchHandler:
+          batchHandler &&
+          ((ms, sub) => observe((turn) => batchHandler(turn, sub), ms, handledBatch, failedBatch)),
         onRevoked: (partitions, subscription) => {
           const topics = this.positions.get(groupId);
           for (const tp of partitions) {

@@ -56,7 +56,7 @@ export class PricesProjector implements OnModuleInit, OnApplicationBootstrap, On
         topics: [TOPICS.prices.name],
         marks: this.marks,
         forget: (p) => this.states.delete(p),
-        batchHandler: (ms) => this.handleTurn(ms),
+        batchHandler: (ms, member) => this.handleTurn(ms, member),
         maxBatch: MAX_TURN,
         background: true,
         restore: (partition) => this.restore(partition),
@@ -72,7 +72,7 @@ export class PricesProjector implements OnModuleInit, OnApplicationBootstrap, On
     await this.subscription?.close();
   }
 
-  async handleTurn(messages: readonly BusMessage[]): Promise<void> {
+  async handleTurn(messages: readonly BusMessage[], member = this.subscription): Promise<void> {
     const last = messages[messages.length - 1]!;
     let states = this.states.get(last.partition);
     if (!states) this.states.set(last.partition, (states = new Map()));
@@ -115,7 +115,7 @@ export class PricesProjector implements OnModuleInit, OnApplicationBootstrap, On
       for (const symbol of touched) states.delete(symbol);
       throw e;
     }
-    this.subscription?.commitLater(afterBatch(messages));
+    member?.commitLater(afterBatch(messages));
   }
 
   /**

@@ -65,7 +65,7 @@ export class PublicMarketProjector implements OnModuleInit, OnApplicationBootstr
         topics: [TOPICS.engineEvents.name],
         marks: this.marks,
         forget: (p) => this.states.delete(p),
-        batchHandler: (ms) => this.handleTurn(ms),
+        batchHandler: (ms, member) => this.handleTurn(ms, member),
         maxBatch: MAX_TURN,
         background: true,
         // The turns still load what they touch; the rest is written again at the next assignment.
@@ -88,7 +88,7 @@ export class PublicMarketProjector implements OnModuleInit, OnApplicationBootstr
     await this.subscription?.close();
   }
 
-  async handleTurn(messages: readonly BusMessage[]): Promise<void> {
+  async handleTurn(messages: readonly BusMessage[], member = this.subscription): Promise<void> {
     const started = Date.now();
     const last = messages[messages.length - 1]!;
     const events: EngineEvent[] = [];
@@ -133,7 +133,7 @@ export class PublicMarketProjector implements OnModuleInit, OnApplicationBootstr
       throw e;
     }
     this.metrics?.marketDataLag.observe(Math.max(0, Date.now() - messages[0]!.timestamp) / 1000);
-    this.subscription?.commitLater(afterBatch(messages));
+    member?.commitLater(afterBatch(messages));
     // A partial turn: let the next one gather events for MARKET_DATA_BATCH_MS in all (fewer, larger
     // transactions). The turn itself counts: events arrived while it ran, and waiting the whole
     // window again after a slow turn would only add to the lag.

@@ -78,7 +78,7 @@ export class HistoryProjector implements OnModuleInit, OnApplicationBootstrap, O
         groupId: HISTORY_GROUP,
         topics: [TOPICS.accountEvents.name],
         background: true,
-        batchHandler: (ms) => this.handleTurn(ms),
+        batchHandler: (ms, member) => this.handleTurn(ms, member),
         maxBatch: MAX_TURN,
         onAssigned: resumeAtMark(this.marks, HISTORY_CONSUMER),
       }),
@@ -94,7 +94,7 @@ export class HistoryProjector implements OnModuleInit, OnApplicationBootstrap, O
   }
 
   /** One statement per turn; the bus commit after it is only a hint (the mark decides). */
-  async handleTurn(messages: readonly BusMessage[]): Promise<void> {
+  async handleTurn(messages: readonly BusMessage[], member = this.subscription): Promise<void> {
     const rows: HistoryRows = {
       orders: new Map(),
       algos: new Map(),
@@ -124,7 +124,7 @@ export class HistoryProjector implements OnModuleInit, OnApplicationBootstrap, O
       { consumer: HISTORY_CONSUMER, topic: last.topic, partition: last.partition, offset: last.offset },
       batch,
     );
-    this.subscription?.commitLater(afterBatch(messages));
+    member?.commitLater(afterBatch(messages));
     // A partial turn: let the next one gather more events (fewer, larger transactions).
     if (messages.length < MAX_TURN && this.config.HISTORY_BATCH_MS > 0)
       await new Promise((resolve) => setTimeout(resolve, this.config.HISTORY_BATCH_MS));

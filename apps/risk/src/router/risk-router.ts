@@ -74,7 +74,7 @@ export class RiskRouter implements OnModuleInit, OnApplicationBootstrap, OnModul
       this.bus.subscribe({
         groupId: RISK_ROUTER_GROUP,
         topics: [TOPICS.engineEvents.name, TOPICS.prices.name, TOPICS.funding.name, TOPICS.clock.name],
-        batchHandler: (ms) => this.handleTurn(ms),
+        batchHandler: (ms, member) => this.handleTurn(ms, member),
       }),
     ]);
   }
@@ -91,7 +91,7 @@ export class RiskRouter implements OnModuleInit, OnApplicationBootstrap, OnModul
    * A batched turn of one partition: every copy it makes is published together (one journal write
    * or produce request), then one commit. (The price hash readers use is market data's.)
    */
-  private async handleTurn(messages: readonly BusMessage[]): Promise<void> {
+  private async handleTurn(messages: readonly BusMessage[], member: Subscription): Promise<void> {
     const copies: [string, RiskCommand][] = [];
     const keys =
       messages[0]!.topic === TOPICS.engineEvents.name
@@ -109,7 +109,7 @@ export class RiskRouter implements OnModuleInit, OnApplicationBootstrap, OnModul
       }
     }
     await Promise.all(copies.map(([key, c]) => this.bus.publish(TOPICS.riskCommands.name, key, c)));
-    this.subscription?.commitLater(afterBatch(messages));
+    member.commitLater(afterBatch(messages));
   }
 
   private copyEngineEvent(m: BusMessage, copies: [string, RiskCommand][]): void {

@@ -283,7 +283,7 @@ export class KafkaReader implements Subscription {
     const run = this.turn.then(async () => {
       if (this.closed || st.epoch !== epoch) return false;
       try {
-        if (this.options.batchHandler) await this.options.batchHandler(messages);
+        if (this.options.batchHandler) await this.options.batchHandler(messages, this);
         else
           for (const m of messages) {
             await this.options.handler!(m);

@@ -502,7 +502,7 @@ export class KafkaSubscription implements Subscription {
     const list = Array.isArray(messages) ? messages : undefined;
     const message = list ? list[0]! : (messages as EachMessagePayload['message']);
     try {
-      if (list) await this.options.batchHandler!(list.map(decode));
+      if (list) await this.options.batchHandler!(list.map(decode), this);
       else await this.options.handler!(decode(message));
     } catch (e) {
       const key = tpKey(topic, partition);

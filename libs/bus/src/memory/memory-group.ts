@@ -240,13 +240,15 @@ class Cursor implements BackgroundTurn {
           if (pos >= log.base) {
             const messages = log.messages;
             const at = pos - log.base;
-            r = batchHandler ? batchHandler(messages.slice(at, at + end - pos)) : handler!(messages[at]!);
+            r = batchHandler
+              ? batchHandler(messages.slice(at, at + end - pos), this.member)
+              : handler!(messages[at]!);
           } else {
             // Dropped from memory: read back from the journal (a seek or a new group behind).
             const older = log.read(pos, end);
             if (older.length === 0) throw new Error(`offset ${pos} is in neither memory nor the journal`);
             end = pos + older.length;
-            r = batchHandler ? batchHandler(older) : handler!(older[0]!);
+            r = batchHandler ? batchHandler(older, this.member) : handler!(older[0]!);
           }
           if (r !== undefined) await r;
           const committing = this.member.takeLater(log.topic, this.partition);

@@ -517,6 +517,41 @@ export function busConformance(t: ConformanceTarget): void {
   );
 
   it(
+    "gives a batch handler its member's subscription: a turn commits through it, the first turns too",
+    async () => {
+      const { bus, topic } = await setup('ownturns');
+      for (let i = 0; i < 5; i++) await bus.publish(topic.ownturns, 'one-key', { i });
+      const given: Subscription[] = [];
+      const seen: number[] = [];
+      // The first turns may run before subscribe() resolves: only the handler's argument is at hand.
+      const sub = await bus.subscribe<{ i: number }>({
+        groupId: group(),
+        topics: [topic.ownturns],
+        batchHandler: (ms, member) => {
+          given.push(member);
+          seen.push(...ms.map((m) => m.value.i));
+          member.commitLater(afterBatch(ms));
+        },
+      });
+      await eventually('5 messages', () => seen.length >= 5);
+      expect(seen).toEqual([0, 1, 2, 3, 4]);
+      expect(given.every((member) => member === sub)).toBe(true);
+      await sub.close();
+
+      await bus.publish(topic.ownturns, 'one-key', { i: 5 });
+      const later: number[] = [];
+      await bus.subscribe<{ i: number }>({
+        groupId: sub.groupId,
+        topics: [topic.ownturns],
+        batchHandler: (ms) => void later.push(...ms.map((m) => m.value.i)),
+      });
+      await eventually('the new message', () => later.length >= 1);
+      expect(later).toEqual([5]);
+    },
+    timeout(),
+  );
+
+  it(
     'redelivers a whole batch whose handler throws, from its first message',
     async () => {
       const { bus, topic } = await setup('fragileturns');

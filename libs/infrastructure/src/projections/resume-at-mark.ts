@@ -1,5 +1,11 @@
 import { Logger } from '@nestjs/common';
-import { type Bus, type BusMessage, nextOffset, type PartitionsListener, type Subscription } from '@perp/bus';
+import {
+  type BatchHandler,
+  type Bus,
+  nextOffset,
+  type PartitionsListener,
+  type Subscription,
+} from '@perp/bus';
 import type { ProcessedOffsetRepository } from '@perp/persistence';
 
 /**
@@ -33,7 +39,7 @@ export function subscribeAtMark(
     topics: readonly string[];
     marks: ProcessedOffsetRepository;
     forget: (partition: number) => void;
-    batchHandler: (messages: readonly BusMessage[]) => Promise<void>;
+    batchHandler: BatchHandler;
     maxBatch?: number;
     /** A projection off the order and price paths (see SubscribeOptions.background). */
     background?: boolean;

@@ -50,7 +50,7 @@ export abstract class SnapshotStage<S> implements OnModuleInit, OnApplicationBoo
         topics: [this.topic],
         marks: this.offsets,
         forget: (p) => this.states.delete(p),
-        batchHandler: (ms) => this.handleTurn(ms),
+        batchHandler: (ms, member) => this.handleTurn(ms, member),
       }),
     ]);
   }
@@ -64,7 +64,7 @@ export abstract class SnapshotStage<S> implements OnModuleInit, OnApplicationBoo
     await this.subscription?.close();
   }
 
-  async handleTurn(messages: readonly BusMessage[]): Promise<void> {
+  async handleTurn(messages: readonly BusMessage[], member = this.subscription): Promise<void> {
     const last = messages[messages.length - 1]!;
     const state = this.states.get(last.partition) ?? (await this.load(last.partition));
     this.states.delete(last.partition);
@@ -81,7 +81,7 @@ export abstract class SnapshotStage<S> implements OnModuleInit, OnApplicationBoo
     await this.snapshots.prune(this.label, last.partition, SNAPSHOTS_KEPT);
     // Held again only once stored: a failed turn reloads from the snapshot.
     this.states.set(last.partition, state);
-    this.subscription?.commitLater(afterBatch(messages));
+    member?.commitLater(afterBatch(messages));
   }
 
   /** The snapshots' topic column: the stage's name with its input topic. */

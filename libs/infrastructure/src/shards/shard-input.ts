@@ -38,17 +38,13 @@ export class ShardInput {
       this.bus.subscribe({
         groupId,
         topics: [topic],
-        batchHandler: async (messages) => {
+        // The member's own subscription commits: turns start before the join resolves.
+        batchHandler: async (messages, member) => {
           if (!this.markets.isReady) await this.markets.ready();
           await turn(messages);
-          this.subscription?.commitLater(afterBatch(messages));
+          member.commitLater(afterBatch(messages));
         },
-        // The member's subscription from its first assignment on: turns start before the join
-        // resolves, and theirs are commits too.
-        onAssigned: this.markets.afterRead((partitions, sub) => {
-          this.subscription = sub;
-          return this.shard.assigned(partitions, sub);
-        }),
+        onAssigned: this.markets.afterRead((partitions, sub) => this.shard.assigned(partitions, sub)),
         onRevoked: (partitions) => this.shard.revoked(partitions),
       }),
     ]);
