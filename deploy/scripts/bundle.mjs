@@ -87,7 +87,7 @@ for (const app of apps)
 
 /**
  * keepNames' `__name` wrappers that change no name, blanked out (bundle-names.cjs says why), one
- * bundle per thread: parsing one takes about 2 s.
+ * bundle per thread: parsing a bundle's own modules takes most of a second.
  */
 async function blankNoOpNamesInAll(files) {
   const queue = [...files];
