@@ -1,7 +1,7 @@
 // The file, not @perp/testing's index: that one loads every app (the in-process exchange).
 import { type KafkaMock, startKafkaMock } from '@perp/testing';
 import { KafkaJSProtocolError, type Producer } from 'kafkajs';
-import { BusTimeoutError, type BusLogger, type Subscription } from '../bus';
+import { BusClosedError, BusTimeoutError, type BusLogger, type Subscription } from '../bus';
 import { silentLogger } from '../logger';
 import { busConformance } from '../testing/bus-conformance';
 import { KafkaBus, type KafkaConsumerTuning } from './kafka-bus';
@@ -294,4 +294,36 @@ describe('KafkaBus on the librdkafka mock cluster: slow produce, members kafkajs
       await bus.close();
     }
   }, 60_000);
+
+  it('a bus closed while a join waits out its backoff makes no new member: the subscribe fails as closed', async () => {
+    const suffix = Date.now().toString(36);
+    const topic = `join-closed-${suffix}`;
+    let waiting = () => {};
+    const backoff = new Promise<void>((r) => (waiting = r));
+    const bus = new KafkaBus({
+      brokers: mock.brokers,
+      clientId: 'join-closed',
+      topics: { [topic]: 1 },
+      logger: { ...logger, log: (line) => void (line.includes('attempt 2 in') && waiting()) },
+      consumer: { ...MOCK_TUNING, joinRetry: { initialMs: 500, maxMs: 500, attempts: 8 } },
+    });
+    await bus.connect();
+    const start = jest.spyOn(KafkaSubscription.prototype, 'start');
+    try {
+      start.mockImplementation(() => Promise.reject(new Error('refused')));
+      const subscribing = bus.subscribe({
+        groupId: `join-closed-${suffix}`,
+        topics: [topic],
+        handler: () => undefined,
+      });
+      subscribing.catch(() => undefined);
+      await backoff;
+      await bus.close();
+      await expect(subscribing).rejects.toBeInstanceOf(BusClosedError);
+      expect(start).toHaveBeenCalledTimes(1);
+    } finally {
+      jest.restoreAllMocks();
+      await bus.close();
+    }
+  }, 30_000);
 });

@@ -256,6 +256,8 @@ export class KafkaBus extends Bus {
           );
     const retry = { ...JOIN_RETRY, ...this.options.consumer?.joinRetry };
     for (let attempt = 1; ; attempt++) {
+      // Closed while this waited out a backoff: a member made now would outlive the bus.
+      if (!this.connected) throw new BusClosedError();
       const sub = make();
       this.subscriptions.add(sub);
       sub.onClose = () => this.subscriptions.delete(sub);

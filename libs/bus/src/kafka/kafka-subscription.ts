@@ -221,10 +221,12 @@ export class KafkaSubscription implements Subscription {
           if (this.closed) throw new BusClosedError();
         });
         this.failed = false;
+        if (this.closed) return void (await consumer.disconnect().catch(() => undefined));
         this.logger.log(`group ${this.groupId}: rejoined with a new consumer`);
         return;
       } catch (e) {
-        if (this.closed) return;
+        // Closed while this one joined: close() may have disconnected the consumer before it had connected.
+        if (this.closed) return void (await consumer.disconnect().catch(() => undefined));
         this.failed = true;
         this.logger.warn(`group ${this.groupId}: rejoin failed (${errorText(e)}); trying again`);
         await consumer.disconnect().catch(() => undefined);

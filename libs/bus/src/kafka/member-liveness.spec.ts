@@ -120,6 +120,35 @@ describe('MemberLiveness: a failure detector for group members', () => {
     expect(await listed()).toEqual([]);
   });
 
+  it('close waits for an eviction in flight: nothing of the member is still at work after it', async () => {
+    let finish = () => {};
+    const evictions: string[] = [];
+    const liveness = new MemberLiveness(
+      GROUP,
+      new FakePresence('a'),
+      PERIOD_MS,
+      (m) =>
+        new Promise((resolve) => {
+          evictions.push(m);
+          finish = () => resolve('evicted');
+        }),
+      silentLogger,
+    );
+    liveness.joined('a');
+    member('dead');
+    await advance(PERIOD_MS);
+    FakePresence.live.delete('dead');
+    await advance(2 * PERIOD_MS);
+    expect(evictions).toEqual(['dead']);
+    let closed = false;
+    const closing = liveness.close().then(() => (closed = true));
+    await advance(PERIOD_MS);
+    expect(closed).toBe(false);
+    finish();
+    await closing;
+    expect(await listed()).toEqual([]);
+  });
+
   it("one process's groups are watched in one round: one list of connections judges them all", async () => {
     const presence = new FakePresence('a');
     const evicted: string[] = [];

@@ -50,7 +50,8 @@ export type Evict = (memberId: string) => Promise<'evicted' | 'gone'>;
 export class MemberLiveness {
   private memberId?: string;
   private round?: WatchRound;
-  private readonly evicting = new Set<string>();
+  /** Evictions in flight by member: close() waits for them (a kafkajs request retries after its caller left). */
+  private readonly evicting = new Map<string, Promise<void>>();
   private closed = false;
 
   constructor(
@@ -83,6 +84,7 @@ export class MemberLiveness {
     if (this.closed) return;
     this.closed = true;
     this.round?.remove(this);
+    await Promise.all(this.evicting.values());
     const me = this.memberId;
     if (me) await this.safely(() => this.presence.forget(this.groupId, me));
   }
@@ -107,8 +109,10 @@ export class MemberLiveness {
         if (member === me || live.has(owner)) continue;
         // Not awaited: a coordinator slow to answer never holds up the watches.
         if (this.evicting.has(member) || !(await this.presence.claim(this.groupId, member))) continue;
-        this.evicting.add(member);
-        void this.remove(member).finally(() => this.evicting.delete(member));
+        this.evicting.set(
+          member,
+          this.remove(member).finally(() => this.evicting.delete(member)),
+        );
       }
     } catch (e) {
       this.warn(`member watch failed: ${errorText(e)}`);
