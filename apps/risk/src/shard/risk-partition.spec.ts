@@ -47,6 +47,34 @@ describe('RiskPartition snapshot', () => {
     expect(restored.serialize().equals(running.serialize())).toBe(true);
   });
 
+  it('keeps the last thousand closed records, the oldest closed first out; closing one again keeps its place', () => {
+    const running = RiskPartition.deserialize(0, stored, markets, options);
+    const [open] = running.openOrdersOf(ALICE);
+    const id = (n: number) => `closed-${n}`;
+    const closeNo = (n: number) => running.close({ ...open!, orderId: id(n), status: 'CANCELED' });
+    for (let n = 1; n <= 1_000; n++) closeNo(n);
+    closeNo(1); // already kept: stays the oldest
+    closeNo(1_001);
+    expect(running.record(id(1))).toBeUndefined();
+    expect(running.record(id(2))?.status).toBe('CANCELED');
+    // Many evictions later (the ids kept in order are compacted on the way).
+    for (let n = 1_002; n <= 3_500; n++) closeNo(n);
+    running.lastOffset = 3n;
+    const kept = (JSON.parse(running.serialize().toString('utf8')) as { closed: { orderId: string }[] })
+      .closed;
+    expect(kept.map((r) => r.orderId)).toEqual(Array.from({ length: 1_000 }, (_, i) => id(2_501 + i)));
+    expect(running.record(id(2_500))).toBeUndefined();
+    // A restored partition evicts the same ones next.
+    const restored = RiskPartition.deserialize(0, running.serialize(), markets, options);
+    for (const p of [running, restored]) {
+      p.close({ ...open!, orderId: id(3_501), status: 'CANCELED' });
+      expect(p.record(id(2_501))).toBeUndefined();
+      expect(p.record(id(2_502))).toBeDefined();
+    }
+    restored.lastOffset = 3n;
+    expect(restored.serialize().equals(running.serialize())).toBe(true);
+  });
+
   it('writes a replaced record as it is now, not as an earlier snapshot wrote it', () => {
     const running = RiskPartition.deserialize(0, stored, markets, options);
     const [open] = running.openOrdersOf(ALICE);

@@ -91,6 +91,12 @@ export class RiskPartition extends ShardPartition {
   private readonly orders = new Map<string, OrderRecord>();
   private readonly ordersByUser = new Map<string, Map<string, OrderRecord>>();
   private readonly closed = new Map<string, OrderRecord>();
+  /**
+   * The ids of `closed` in its insertion order, oldest at `closedHead`: the oldest is evicted
+   * without iterating the map, whose first entries are the deleted ones it would skip one by one.
+   */
+  private closedIds: string[] = [];
+  private closedHead = 0;
   private readonly recordText = new WeakMap<OrderRecord, string>();
   /** Trigger orders not fired yet; their records are in `orders` too (open, NEW). */
   readonly triggers = new WaitingTriggers();
@@ -188,8 +194,18 @@ export class RiskPartition extends ShardPartition {
     const mine = this.ordersByUser.get(record.user);
     mine?.delete(record.orderId);
     if (mine?.size === 0) this.ordersByUser.delete(record.user);
+    this.keepClosed(record);
+  }
+
+  private keepClosed(record: OrderRecord): void {
+    if (!this.closed.has(record.orderId)) this.closedIds.push(record.orderId);
     this.closed.set(record.orderId, record);
-    if (this.closed.size > RECENTLY_CLOSED) this.closed.delete(this.closed.keys().next().value as string);
+    if (this.closed.size <= RECENTLY_CLOSED) return;
+    this.closed.delete(this.closedIds[this.closedHead++]!);
+    if (this.closedHead >= RECENTLY_CLOSED) {
+      this.closedIds = this.closedIds.slice(this.closedHead);
+      this.closedHead = 0;
+    }
   }
 
   /** A liquidation of the user in flight: any for a cross account, the symbol's when isolated. */
@@ -272,7 +288,7 @@ export class RiskPartition extends ShardPartition {
       AlgoBook.fromState(s.algos),
     );
     for (const o of s.orders) p.put(o);
-    for (const o of s.closed ?? []) p.closed.set(o.orderId, o);
+    for (const o of s.closed ?? []) p.keepClosed(o);
     for (const t of s.triggers ?? []) p.triggers.add({ ...t, stopPrice: new Money(t.stopPrice) });
     for (const [symbol, time] of Object.entries(s.fundingTimes ?? {})) p.fundingTimes.set(symbol, time);
     for (const [symbol, sent] of Object.entries(s.adlSent ?? {})) p.adlSent.set(symbol, sent);
