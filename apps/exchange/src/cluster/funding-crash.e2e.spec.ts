@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { TOPICS, userIdForAddress } from '@perp/contracts';
 import { Kafka, logLevel } from 'kafkajs';
 import { IncomeRepository, openDataSource } from '@perp/persistence';
-import { json, type RunningApp } from '@perp/testing';
+import { failOnOpenKafkaClients, json, type RunningApp } from '@perp/testing';
 import type { DataSource } from 'typeorm';
 import { editedDevnet, TEST_ADMIN_TOKEN } from '../testing/in-process-exchange';
 import { type ClusterEnvironment, openClusterEnvironment } from './cluster-environment.harness';
@@ -15,6 +15,9 @@ import {
   type ScriptTrader,
   untilEveryRiskPartitionAnswers,
 } from './trading-script.harness';
+
+// The spec reads and writes the mock's topics with kafkajs in this process.
+failOnOpenKafkaClients();
 
 const BTC = 'BTCUSDT';
 const MIN = 60_000;

@@ -4,11 +4,14 @@ import { join } from 'node:path';
 import { accountProjectionOf, HOT_KEYS, TOPICS } from '@perp/contracts';
 import { Account, Money } from '@perp/domain';
 import { Kafka, logLevel } from 'kafkajs';
-import { type HttpResponse, signed } from '@perp/testing';
+import { failOnOpenKafkaClients, type HttpResponse, signed } from '@perp/testing';
 import { editedDevnet, noInterest, TEST_ADMIN_TOKEN } from '../testing/in-process-exchange';
 import { adminRequest, deposit, eventually, newTrader, type Trader } from '../trading/trading.harness';
 import { type ClusterEnvironment, openClusterEnvironment } from './cluster-environment.harness';
 import { untilEveryRiskPartitionAnswers } from './trading-script.harness';
+
+// The spec reads and writes the mock's topics with kafkajs in this process.
+failOnOpenKafkaClients();
 
 const BTC = 'BTCUSDT';
 /** Its own Redis database among the multi-process suites' (see cluster-environment.harness.ts). */

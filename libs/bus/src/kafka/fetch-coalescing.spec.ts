@@ -1,8 +1,10 @@
 // The file, not @perp/testing's index: that one loads every app (the in-process exchange).
-import { type KafkaMock, startKafkaMock } from '@perp/testing';
+import { type KafkaMock, startKafkaMock, failOnOpenKafkaClients } from '@perp/testing';
 import type { BusMessage } from '../bus';
 import { silentLogger } from '../logger';
 import { KafkaBus } from './kafka-bus';
+
+failOnOpenKafkaClients();
 
 const TUNING = {
   sessionTimeoutMs: 2_500,

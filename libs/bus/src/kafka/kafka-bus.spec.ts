@@ -1,11 +1,13 @@
 // The file, not @perp/testing's index: that one loads every app (the in-process exchange).
-import { type KafkaMock, startKafkaMock } from '@perp/testing';
+import { type KafkaMock, startKafkaMock, failOnOpenKafkaClients } from '@perp/testing';
 import { KafkaJSProtocolError, type Producer } from 'kafkajs';
 import { BusClosedError, BusTimeoutError, type BusLogger, type Subscription } from '../bus';
 import { silentLogger } from '../logger';
 import { busConformance } from '../testing/bus-conformance';
 import { KafkaBus, type KafkaConsumerTuning } from './kafka-bus';
 import { KafkaSubscription } from './kafka-subscription';
+
+failOnOpenKafkaClients();
 
 const logger: BusLogger = process.env.BUS_DEBUG
   ? { log: console.log, warn: console.warn, error: console.error, debug: console.debug }

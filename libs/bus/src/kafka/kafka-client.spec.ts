@@ -1,3 +1,4 @@
+import { failOnOpenKafkaClients } from '@perp/testing';
 import {
   KafkaJSAggregateError,
   KafkaJSNonRetriableError,
@@ -8,6 +9,8 @@ import {
 } from 'kafkajs';
 import type { BusLogger } from '../bus';
 import { isRetriable, kafkaLogCreator } from './kafka-client';
+
+failOnOpenKafkaClients();
 
 const protocolError = (type: string, retriable: boolean) =>
   new KafkaJSProtocolError(Object.assign(new Error(type), { type, code: 1, retriable }));

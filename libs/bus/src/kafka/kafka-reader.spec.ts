@@ -1,10 +1,12 @@
 // The file, not @perp/testing's index: that one loads every app (the in-process exchange).
-import { eventually, type KafkaMock, startKafkaMock } from '@perp/testing';
+import { eventually, type KafkaMock, startKafkaMock, failOnOpenKafkaClients } from '@perp/testing';
 import { KafkaJSProtocolError } from 'kafkajs';
 import Broker from 'kafkajs/src/broker';
 import type { BusMessage } from '../bus';
 import { silentLogger } from '../logger';
 import { KafkaBus } from './kafka-bus';
+
+failOnOpenKafkaClients();
 
 /** Readers without a group on the mock: what the conformance suite cannot make a broker do. */
 describe('KafkaReader on the librdkafka mock cluster', () => {

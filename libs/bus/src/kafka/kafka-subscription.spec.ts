@@ -1,9 +1,11 @@
 // The file, not @perp/testing's index: that one loads every app (the in-process exchange).
-import { type KafkaMock, startKafkaMock } from '@perp/testing';
+import { type KafkaMock, startKafkaMock, failOnOpenKafkaClients } from '@perp/testing';
 import { afterBatch, type BusLogger, type BusMessage, type Subscription } from '../bus';
 import { silentLogger } from '../logger';
 import { KafkaBus } from './kafka-bus';
 import { createKafka } from './kafka-client';
+
+failOnOpenKafkaClients();
 
 const logger: BusLogger = process.env.BUS_DEBUG
   ? { log: console.log, warn: console.warn, error: console.error, debug: console.debug }

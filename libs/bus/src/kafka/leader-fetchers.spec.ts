@@ -1,10 +1,12 @@
-import { eventually, type KafkaMock, startKafkaMock } from '@perp/testing';
+import { eventually, type KafkaMock, startKafkaMock, failOnOpenKafkaClients } from '@perp/testing';
 import ConsumerGroup from 'kafkajs/src/consumer/consumerGroup';
 import type { BusMessage, Subscription } from '../bus';
 import { silentLogger } from '../logger';
 import { KafkaBus } from './kafka-bus';
 import { createKafka } from './kafka-client';
 import { fetchOnlyFromServingBrokers } from './leader-fetchers';
+
+failOnOpenKafkaClients();
 
 /**
  * A group consumer's fetch loops on a cluster of three brokers (the mock's default). The mock

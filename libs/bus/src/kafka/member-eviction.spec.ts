@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import Redis from 'ioredis';
 // The file, not @perp/testing's index: that one loads every app (the in-process exchange).
-import { type KafkaMock, startKafkaMock } from '@perp/testing';
+import { type KafkaMock, startKafkaMock, failOnOpenKafkaClients } from '@perp/testing';
 import { type Cluster, PartitionAssigners } from 'kafkajs';
 import type { BusLogger, Subscription } from '../bus';
 import { silentLogger } from '../logger';
@@ -9,6 +9,8 @@ import { KafkaBus } from './kafka-bus';
 import { createKafka } from './kafka-client';
 import { leaveGroupFor, RedisPresence } from './member-liveness';
 import { STICKY_ASSIGNER_NAME } from './sticky-assigner';
+
+failOnOpenKafkaClients();
 
 // A group member in a process of its own, joined with the group's assignor and then frozen or
 // killed: the peer a survivor must notice. It prints its member id and assignment on each join.

@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { type KafkaMock, startKafkaMock } from '@perp/testing';
+import { type KafkaMock, startKafkaMock, failOnOpenKafkaClients } from '@perp/testing';
 import { ConfigSource, KafkaJSProtocolError, type PartitionMetadata } from 'kafkajs';
 import type { BusLogger } from '../bus';
 import { silentLogger } from '../logger';
 import { KafkaBus } from './kafka-bus';
 import { ensureTopics, provisionTopics, type TopicAdmin } from './topic-provisioning';
+
+failOnOpenKafkaClients();
 
 /** Records what reaches each level: expected conditions must stay below WARN. */
 function recordingLogger() {
