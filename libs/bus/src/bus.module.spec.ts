@@ -5,12 +5,14 @@ import { join } from 'node:path';
 import { Global, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { loadAppConfig, Readiness } from '@perp/runtime';
-import { type KafkaMock, startKafkaMock } from '@perp/testing';
+import { failOnOpenKafkaClients, type KafkaMock, startKafkaMock } from '@perp/testing';
 import { Bus } from './bus';
 import { BusModule } from './bus.module';
 import { KafkaBus } from './kafka/kafka-bus';
 import { silentLogger } from './logger';
 import { MemoryBus } from './memory/memory-bus';
+
+failOnOpenKafkaClients();
 
 @Global()
 @Module({ providers: [Readiness], exports: [Readiness] })

@@ -1,8 +1,10 @@
 import { silentLogger } from '@perp/bus';
 import { createTestSchema, MIGRATIONS, type TestSchema } from '@perp/persistence';
 import { loadAppConfig } from '@perp/runtime';
-import { type KafkaMock, startKafkaMock } from '@perp/testing';
+import { failOnOpenKafkaClients, type KafkaMock, startKafkaMock } from '@perp/testing';
 import { migrateDatabase, provisionTopics } from './cluster-setup';
+
+failOnOpenKafkaClients();
 
 describe('migrateDatabase (the chart migrations Job)', () => {
   let db: TestSchema;
