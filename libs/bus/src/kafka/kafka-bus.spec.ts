@@ -1,4 +1,3 @@
-// The file, not @perp/testing's index: that one loads every app (the in-process exchange).
 import { type KafkaMock, startKafkaMock, failOnOpenKafkaClients } from '@perp/testing';
 import { KafkaJSProtocolError, type Producer } from 'kafkajs';
 import { BusClosedError, BusTimeoutError, type BusLogger, type Subscription } from '../bus';

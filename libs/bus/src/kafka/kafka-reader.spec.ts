@@ -1,4 +1,3 @@
-// The file, not @perp/testing's index: that one loads every app (the in-process exchange).
 import { eventually, type KafkaMock, startKafkaMock, failOnOpenKafkaClients } from '@perp/testing';
 import { KafkaJSProtocolError } from 'kafkajs';
 import Broker from 'kafkajs/src/broker';

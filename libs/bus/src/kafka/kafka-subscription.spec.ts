@@ -1,4 +1,3 @@
-// The file, not @perp/testing's index: that one loads every app (the in-process exchange).
 import { type KafkaMock, startKafkaMock, failOnOpenKafkaClients } from '@perp/testing';
 import { afterBatch, type BusLogger, type BusMessage, type Subscription } from '../bus';
 import { silentLogger } from '../logger';

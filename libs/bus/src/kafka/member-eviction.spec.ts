@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import Redis from 'ioredis';
-// The file, not @perp/testing's index: that one loads every app (the in-process exchange).
 import { type KafkaMock, startKafkaMock, failOnOpenKafkaClients } from '@perp/testing';
 import { type Cluster, PartitionAssigners } from 'kafkajs';
 import type { BusLogger, Subscription } from '../bus';
