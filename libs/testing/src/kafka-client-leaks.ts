@@ -5,7 +5,7 @@ type Maker = (this: Kafka, ...args: unknown[]) => Client;
 const KINDS = ['producer', 'consumer', 'admin'] as const;
 
 export interface KafkaClientTracker {
-  /** Where each client connected (or connecting) and not disconnected since was made. */
+  /** Where each client that connected (or is connecting) and has not disconnected since was made. */
   open(): string[];
   /** Clients made from now on are not tracked. */
   stop(): void;
