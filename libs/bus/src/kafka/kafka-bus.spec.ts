@@ -1,4 +1,4 @@
-import { type KafkaMock, startKafkaMock, failOnOpenKafkaClients } from '@perp/testing';
+import { type KafkaMock, startKafkaMock, failOnOpenKafkaClients, trackKafkaClients } from '@perp/testing';
 import { KafkaJSProtocolError, type Producer } from 'kafkajs';
 import { BusClosedError, BusTimeoutError, type BusLogger, type Subscription } from '../bus';
 import { silentLogger } from '../logger';
@@ -238,6 +238,54 @@ describe('KafkaBus on the librdkafka mock cluster: slow produce, members kafkajs
       await bus.close();
     }
   }, 60_000);
+
+  it('a subscription closed while a replacement member joins leaves no consumer connected', async () => {
+    const suffix = Date.now().toString(36);
+    const topic = `rejoin-closed-${suffix}`;
+    const bus = new KafkaBus({
+      brokers: mock.brokers,
+      clientId: 'rejoin-closed',
+      topics: { [topic]: 1 },
+      logger,
+      consumer: MOCK_TUNING,
+    });
+    await bus.connect();
+    const tracker = trackKafkaClients();
+    try {
+      const sub = await bus.subscribe({
+        groupId: `rejoin-closed-${suffix}`,
+        topics: [topic],
+        handler: () => undefined,
+      });
+      const internal = sub as unknown as {
+        consumer: unknown;
+        rejoin(c: unknown): Promise<void>;
+        runConsumer(c: unknown, open: () => void): Promise<void>;
+      };
+      // The replacement starts joining only once the subscription has closed: close() disconnects
+      // it before it has connected.
+      const join = internal.runConsumer.bind(internal);
+      let entered = () => {};
+      const joining = new Promise<void>((r) => (entered = r));
+      let release = () => {};
+      const gate = new Promise<void>((r) => (release = r));
+      jest.spyOn(internal, 'runConsumer').mockImplementationOnce(async (c, open) => {
+        entered();
+        await gate;
+        return join(c, open);
+      });
+      const rejoined = internal.rejoin(internal.consumer);
+      await joining;
+      await sub.close();
+      release();
+      await rejoined;
+      expect(tracker.open().filter((made) => made.includes('consumer'))).toEqual([]);
+    } finally {
+      tracker.stop();
+      jest.restoreAllMocks();
+      await bus.close();
+    }
+  }, 30_000);
 
   it('a join the broker keeps refusing is tried again with backoff until one succeeds, and up to its bound', async () => {
     const suffix = Date.now().toString(36);
