@@ -96,6 +96,24 @@ describe('KafkaBus on the librdkafka mock cluster: slow produce, members kafkajs
     return { suffix, cmd, bus };
   };
 
+  /** A bus with one fresh topic `<name>-<suffix>` of `partitions` partitions. */
+  const topicBus = (
+    name: string,
+    partitions = 1,
+    options: { consumer?: Partial<KafkaConsumerTuning>; logger?: BusLogger } = {},
+  ) => {
+    const suffix = Date.now().toString(36);
+    const topic = `${name}-${suffix}`;
+    const bus = new KafkaBus({
+      brokers: mock.brokers,
+      clientId: name,
+      topics: { [topic]: partitions },
+      logger: options.logger ?? logger,
+      consumer: { ...MOCK_TUNING, ...options.consumer },
+    });
+    return { suffix, topic, bus };
+  };
+
   it('says "published" for the request the broker holds and "never published" for one still queued, which is never sent', async () => {
     const { suffix, cmd, bus } = requestBus('slow');
     await bus.connect();
@@ -177,15 +195,7 @@ describe('KafkaBus on the librdkafka mock cluster: slow produce, members kafkajs
   }, 40_000);
 
   it('a member kafkajs gave up on (crash without restart) revokes its partitions, rejoins as a new consumer and goes on from the last commit', async () => {
-    const suffix = Date.now().toString(36);
-    const topic = `rejoin-${suffix}`;
-    const bus = new KafkaBus({
-      brokers: mock.brokers,
-      clientId: 'rejoin',
-      topics: { [topic]: 2 },
-      logger,
-      consumer: MOCK_TUNING,
-    });
+    const { suffix, topic, bus } = topicBus('rejoin', 2);
     await bus.connect();
     try {
       const seen: number[] = [];
@@ -240,15 +250,7 @@ describe('KafkaBus on the librdkafka mock cluster: slow produce, members kafkajs
   }, 60_000);
 
   it('a subscription closed while a replacement member joins leaves no consumer connected', async () => {
-    const suffix = Date.now().toString(36);
-    const topic = `rejoin-closed-${suffix}`;
-    const bus = new KafkaBus({
-      brokers: mock.brokers,
-      clientId: 'rejoin-closed',
-      topics: { [topic]: 1 },
-      logger,
-      consumer: MOCK_TUNING,
-    });
+    const { suffix, topic, bus } = topicBus('rejoin-closed');
     await bus.connect();
     const tracker = trackKafkaClients();
     try {
@@ -288,14 +290,8 @@ describe('KafkaBus on the librdkafka mock cluster: slow produce, members kafkajs
   }, 30_000);
 
   it('a join the broker keeps refusing is tried again with backoff until one succeeds, and up to its bound', async () => {
-    const suffix = Date.now().toString(36);
-    const topic = `join-retry-${suffix}`;
-    const bus = new KafkaBus({
-      brokers: mock.brokers,
-      clientId: 'join-retry',
-      topics: { [topic]: 1 },
-      logger,
-      consumer: { ...MOCK_TUNING, joinRetry: { initialMs: 10, maxMs: 40, attempts: 8 } },
+    const { suffix, topic, bus } = topicBus('join-retry', 1, {
+      consumer: { joinRetry: { initialMs: 10, maxMs: 40, attempts: 8 } },
     });
     await bus.connect();
     try {
@@ -345,16 +341,11 @@ describe('KafkaBus on the librdkafka mock cluster: slow produce, members kafkajs
   }, 60_000);
 
   it('a bus closed while a join waits out its backoff makes no new member: the subscribe fails as closed', async () => {
-    const suffix = Date.now().toString(36);
-    const topic = `join-closed-${suffix}`;
     let waiting = () => {};
     const backoff = new Promise<void>((r) => (waiting = r));
-    const bus = new KafkaBus({
-      brokers: mock.brokers,
-      clientId: 'join-closed',
-      topics: { [topic]: 1 },
+    const { suffix, topic, bus } = topicBus('join-closed', 1, {
       logger: { ...logger, log: (line) => void (line.includes('attempt 2 in') && waiting()) },
-      consumer: { ...MOCK_TUNING, joinRetry: { initialMs: 500, maxMs: 500, attempts: 8 } },
+      consumer: { joinRetry: { initialMs: 500, maxMs: 500, attempts: 8 } },
     });
     await bus.connect();
     const start = jest.spyOn(KafkaSubscription.prototype, 'start');
