@@ -368,6 +368,10 @@ describe('user data streams', () => {
     let pb: Awaited<ReturnType<typeof binanceUsdmPro>>;
 
     beforeAll(async () => {
+      // No user stream of a is left open by the tests above, so the one attached below is ccxt's.
+      await clients.closeAll();
+      const hub = ex.app.get(StreamHub);
+      expect(await eventually(async () => !hub.hasUser(a.address), Boolean)).toBe(true);
       [pa, pb] = [await binanceUsdmPro(ex.url, a), await binanceUsdmPro(ex.url, b)];
     });
 
@@ -381,7 +385,8 @@ describe('user data streams', () => {
       const trades = pa.watchMyTrades(CCXT_BTC);
       const balance = pa.watchBalance();
       const positions = pa.watchPositions([CCXT_BTC]);
-      // The private socket is up (its listen key attached) before the orders.
+      // ccxt's private socket is up (its listen key attached) before the orders: its watchers are
+      // registered before it connects, so none misses the order's first event.
       const hub = ex.app.get(StreamHub);
       expect(await eventually(async () => hub.hasUser(a.address), Boolean)).toBe(true);
       const buy = await pa.createOrder(CCXT_BTC, 'limit', 'buy', 0.05, 49000);
