@@ -27,6 +27,16 @@ describe('user data streams', () => {
   const order = (t: Trader, params: Record<string, string>) =>
     signed(ex.url, '/fapi/v1/order', t.key, { method: 'POST', params: { symbol: BTC, ...params } });
   /**
+   * Closes what the tests before left open, until the hub has no user stream of a and no subscriber
+   * of `keys`: a client opened after it is the one `crossOnceSubscribed` then sees subscribed.
+   */
+  const nothingOpen = async (keys: string[] = []) => {
+    await clients.closeAll();
+    const hub = ex.app.get(StreamHub);
+    const quiet = () => !hub.hasUser(a.address) && !keys.some((k) => hub.has(k));
+    expect(await eventually(async () => quiet(), Boolean)).toBe(true);
+  };
+  /**
    * Once `keys` (hub stream keys) and a's user stream have subscribers: a rests a SELL of 0.01 at
    * `price`, b buys 0.01 up to it (IOC), taking the best ask (that one, or one a left earlier).
    */
@@ -229,6 +239,8 @@ describe('user data streams', () => {
     });
 
     it('opens /market, /public and /private combined streams, then gets aggTrade, bookTicker, diff depth, klines and user data it SUBSCRIBEs', async () => {
+      const keys = ['BTCUSDT@aggTrade', 'BTCUSDT@bookTicker', 'BTCUSDT@depth@100ms', 'BTCUSDT@kline_1m'];
+      await nothingOpen(keys);
       const client = new DerivativesTradingUsdsFutures({
         configurationWebsocketStreams: { wsURL: ex.url.replace(/^http/, 'ws') },
       });
@@ -259,10 +271,7 @@ describe('user data streams', () => {
           interval: Streams.KlineCandlestickStreamsIntervalEnum.INTERVAL_1m,
         })
         .on('message', (m) => void got.kline.push({ ...m }));
-      const { buy } = await crossOnceSubscribed(
-        ['BTCUSDT@aggTrade', 'BTCUSDT@bookTicker', 'BTCUSDT@depth@100ms', 'BTCUSDT@kline_1m'],
-        '60000',
-      );
+      const { buy } = await crossOnceSubscribed(keys, '60000');
       const price = buy.body.avgPrice as string;
 
       const filled = (u: Record<string, unknown>) =>
@@ -320,6 +329,8 @@ describe('user data streams', () => {
     });
 
     it('subscribes aggTrade on /market/stream and bookTicker on /public/stream, and a user data stream it makes a key for', async () => {
+      const keys = ['BTCUSDT@aggTrade', 'BTCUSDT@bookTicker'];
+      await nothingOpen(keys);
       const silent = { trace: () => undefined, info: () => undefined, error: () => undefined };
       ws = new WebsocketClient(
         {
@@ -336,7 +347,7 @@ describe('user data streams', () => {
       await ws.subscribe(['btcusdt@bookTicker'], 'usdmPublic');
       // POST /fapi/v1/listenKey with its REST client, then /private/stream?listenKey=.
       await ws.subscribeUsdFuturesUserDataStream();
-      const { sell, buy } = await crossOnceSubscribed(['BTCUSDT@aggTrade', 'BTCUSDT@bookTicker'], '61000');
+      const { sell, buy } = await crossOnceSubscribed(keys, '61000');
       // It hands over each combined frame's data, with the stream's name added (`streamName`).
       const of = (stream: string) => got.filter((m) => m.streamName === stream);
       type Update = { o: { c: string; x: string; S: string; m: boolean; l: string; L: string } };
@@ -368,10 +379,7 @@ describe('user data streams', () => {
     let pb: Awaited<ReturnType<typeof binanceUsdmPro>>;
 
     beforeAll(async () => {
-      // No user stream of a is left open by the tests above, so the one attached below is ccxt's.
-      await clients.closeAll();
-      const hub = ex.app.get(StreamHub);
-      expect(await eventually(async () => !hub.hasUser(a.address), Boolean)).toBe(true);
+      await nothingOpen();
       [pa, pb] = [await binanceUsdmPro(ex.url, a), await binanceUsdmPro(ex.url, b)];
     });
 
