@@ -1,6 +1,7 @@
 import { type KafkaMock, startKafkaMock, failOnOpenKafkaClients } from '@perp/testing';
 import type { BusMessage } from '../bus';
 import { silentLogger } from '../logger';
+import { idleWait } from './fetch-coalescing';
 import { KafkaBus } from './kafka-bus';
 
 failOnOpenKafkaClients();
@@ -11,6 +12,20 @@ const TUNING = {
   rebalanceTimeoutMs: 3_000,
   maxWaitTimeMs: 20,
 };
+
+describe('idle fetch backoff', () => {
+  it('keeps the configured wait through 15 empty answers in a row, then doubles it up to 100 ms', () => {
+    const waits = Array.from({ length: 22 }, (_, empty) => idleWait(10, empty));
+    expect(waits.slice(0, 16)).toEqual(Array(16).fill(10));
+    expect(waits.slice(16)).toEqual([20, 40, 80, 100, 100, 100]);
+  });
+
+  it('leaves a wait at or above the cap as configured', () => {
+    expect(idleWait(100, 40)).toBe(100);
+    expect(idleWait(500, 40)).toBe(500);
+    expect(idleWait(0, 15)).toBe(0);
+  });
+});
 
 describe('KafkaBus on the librdkafka mock: record batches per fetch', () => {
   let mock: KafkaMock;
