@@ -3,7 +3,7 @@ import { KafkaJSProtocolError, type Producer } from 'kafkajs';
 import { BusClosedError, BusTimeoutError, type BusLogger, type Subscription } from '../bus';
 import { silentLogger } from '../logger';
 import { busConformance } from '../testing/bus-conformance';
-import { KafkaBus, type KafkaConsumerTuning } from './kafka-bus';
+import { KafkaBus, type KafkaBusOptions, type KafkaConsumerTuning } from './kafka-bus';
 import { KafkaSubscription } from './kafka-subscription';
 
 failOnOpenKafkaClients();
@@ -79,19 +79,29 @@ describe('KafkaBus on the librdkafka mock cluster: slow produce, members kafkajs
     await mock?.stop();
   });
 
+  /** A bus on the mock named `name`, with its tuning, logger and `options` over them. */
+  const mockBus = (
+    name: string,
+    options: Pick<KafkaBusOptions, 'topics'> &
+      Partial<Omit<KafkaBusOptions, 'consumer'>> & { consumer?: Partial<KafkaConsumerTuning> },
+  ) =>
+    new KafkaBus({
+      brokers: mock.brokers,
+      clientId: name,
+      logger,
+      ...options,
+      consumer: { ...MOCK_TUNING, ...options.consumer },
+    });
+
   /** A bus with a fresh command topic and reply topic (`<name>-cmd-…`, `<name>-replies-…`) and an eager reply listener. */
   const requestBus = (name: string) => {
     const suffix = Date.now().toString(36);
     const cmd = `${name}-cmd-${suffix}`;
     const replies = `${name}-replies-${suffix}`;
-    const bus = new KafkaBus({
-      brokers: mock.brokers,
-      clientId: name,
+    const bus = mockBus(name, {
       topics: { [cmd]: 1, [replies]: 1 },
       replyTopic: replies,
       eagerReplyListener: true,
-      logger,
-      consumer: MOCK_TUNING,
     });
     return { suffix, cmd, bus };
   };
@@ -104,14 +114,7 @@ describe('KafkaBus on the librdkafka mock cluster: slow produce, members kafkajs
   ) => {
     const suffix = Date.now().toString(36);
     const topic = `${name}-${suffix}`;
-    const bus = new KafkaBus({
-      brokers: mock.brokers,
-      clientId: name,
-      topics: { [topic]: partitions },
-      logger: options.logger ?? logger,
-      consumer: { ...MOCK_TUNING, ...options.consumer },
-    });
-    return { suffix, topic, bus };
+    return { suffix, topic, bus: mockBus(name, { topics: { [topic]: partitions }, ...options }) };
   };
 
   it('says "published" for the request the broker holds and "never published" for one still queued, which is never sent', async () => {
