@@ -68,6 +68,7 @@ export function createBus(config: AppConfig, options: BusModuleOptions, presence
         leaderSyncDelayMs: config.KAFKA_LEADER_SYNC_DELAY_MS,
         ...(presence ? { liveness: { presence, periodMs: config.KAFKA_MEMBER_WATCH_MS } } : {}),
         maxWaitTimeMs: config.KAFKA_FETCH_MAX_WAIT_MS,
+        commitIntervalMs: config.KAFKA_COMMIT_INTERVAL_MS,
         ...options.kafka?.consumer,
       },
       brokers: config.KAFKA_BROKERS.split(',').map((b) => b.trim()),

@@ -98,7 +98,18 @@ export interface SubscribeOptions<T = unknown> {
    * larger batches and out of the orders' way. Kafka consumers poll on their own and ignore it.
    */
   background?: boolean;
+  /**
+   * Kafka: each fetch of this subscription may wait this long for data (the bus's own wait if
+   * longer), for topics written rarely (markets, prices) whose readers need no faster turn. A broker
+   * answers as soon as data arrives, so it only spares requests; the librdkafka mock holds an
+   * empty fetch for the whole wait, so there it is also this reader's latency. The memory bus
+   * delivers at once and ignores it.
+   */
+  minFetchWaitMs?: number;
 }
+
+/** `minFetchWaitMs` of the readers of rarely written topics (markets, prices). */
+export const RARE_TOPIC_FETCH_WAIT_MS = 250;
 
 export interface Subscription {
   readonly groupId: string;

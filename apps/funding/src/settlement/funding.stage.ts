@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Bus, type BusMessage } from '@perp/bus';
+import { Bus, type BusMessage, RARE_TOPIC_FETCH_WAIT_MS } from '@perp/bus';
 import { type FundingEvent, TOPICS } from '@perp/contracts';
 import {
   FundingClock,
@@ -44,7 +44,8 @@ export class FundingStage extends SnapshotStage<Map<string, FundingClock>> {
     private readonly registry: MarketRegistry,
     private readonly rates: MarketDataRepository,
   ) {
-    super(bus, offsets, snapshots, FUNDING_STAGE, TOPICS.prices.name);
+    // Marks come about once a second per symbol and a round is due on the hour: no hurry per fetch.
+    super(bus, offsets, snapshots, FUNDING_STAGE, TOPICS.prices.name, RARE_TOPIC_FETCH_WAIT_MS);
   }
 
   protected emptyState(): Map<string, FundingClock> {

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Bus, type BusMessage } from '@perp/bus';
+import { Bus, type BusMessage, RARE_TOPIC_FETCH_WAIT_MS } from '@perp/bus';
 import { HOT_STORE, type HotStore } from '@perp/cache';
 import { outputId, type PriceEvent, readDepth, readTicker, TOPICS } from '@perp/contracts';
 import {
@@ -57,7 +57,8 @@ export class MarkPriceStage extends SnapshotStage<Map<string, MarkPriceTracker>>
     private readonly registry: MarketRegistry,
     @Inject(HOT_STORE) private readonly hot: HotStore,
   ) {
-    super(bus, offsets, snapshots, MARK_PRICE_STAGE, TOPICS.prices.name);
+    // Index prices come about once a second per symbol (a feed's interval, an operator's push).
+    super(bus, offsets, snapshots, MARK_PRICE_STAGE, TOPICS.prices.name, RARE_TOPIC_FETCH_WAIT_MS);
   }
 
   protected emptyState(): Map<string, MarkPriceTracker> {

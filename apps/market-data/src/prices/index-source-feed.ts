@@ -5,7 +5,7 @@ import {
   type OnApplicationBootstrap,
   type OnModuleDestroy,
 } from '@nestjs/common';
-import { Bus, type Subscription } from '@perp/bus';
+import { Bus, RARE_TOPIC_FETCH_WAIT_MS, type Subscription } from '@perp/bus';
 import { HOT_STORE, type HotStore } from '@perp/cache';
 import {
   type IndexSourceStatus,
@@ -87,6 +87,7 @@ export class IndexSourceFeed implements OnApplicationBootstrap, OnModuleDestroy 
       groupId: INDEX_SOURCE_ADMIN_GROUP,
       topics: [TOPICS.prices.name],
       start: 'latest',
+      minFetchWaitMs: RARE_TOPIC_FETCH_WAIT_MS,
       handler: (m) => {
         try {
           this.pushes.record(parseMessage('prices', m.value, m.inProcess) as PriceEvent);

@@ -6,7 +6,14 @@ import {
   type OnModuleDestroy,
   type OnModuleInit,
 } from '@nestjs/common';
-import { afterBatch, Bus, type BusMessage, Joining, type Subscription } from '@perp/bus';
+import {
+  afterBatch,
+  Bus,
+  type BusMessage,
+  Joining,
+  RARE_TOPIC_FETCH_WAIT_MS,
+  type Subscription,
+} from '@perp/bus';
 import { HOT_STORE, type HotStore } from '@perp/cache';
 import { HOT_KEYS, markPriceFields, type PriceEvent, TOPICS } from '@perp/contracts';
 import { CandleSeries, Money } from '@perp/domain';
@@ -59,6 +66,7 @@ export class PricesProjector implements OnModuleInit, OnApplicationBootstrap, On
         batchHandler: (ms, member) => this.handleTurn(ms, member),
         maxBatch: MAX_TURN,
         background: true,
+        minFetchWaitMs: RARE_TOPIC_FETCH_WAIT_MS,
         restore: (partition) => this.restore(partition),
       }),
     ]);

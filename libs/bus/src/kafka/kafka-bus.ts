@@ -53,6 +53,11 @@ export interface KafkaConsumerTuning {
   leaderSyncDelayMs?: number;
   /** Longest a fetch waits for data; also how long close() may wait for a fetch in flight. */
   maxWaitTimeMs?: number;
+  /**
+   * `commitLater` positions go at most once per this many ms per member (default 0: after every
+   * turn, one request in flight at a time); `commit`, a hand-over and close send at once.
+   */
+  commitIntervalMs?: number;
   /** Partitions whose handlers may run at the same time in one member (kafkajs partitionsConsumedConcurrently). */
   concurrency?: number;
   /** One join attempt fails when its first assignment takes longer. */

@@ -90,7 +90,7 @@ export class KafkaReader implements Subscription {
     this.groupId = options.groupId;
     this.retry = config.retry;
     this.maxBatch = checkHandlers(options);
-    this.maxWaitMs = config.consumer?.maxWaitTimeMs ?? 100;
+    this.maxWaitMs = Math.max(config.consumer?.maxWaitTimeMs ?? 100, options.minFetchWaitMs ?? 0);
     this.cluster = newCluster(kafka);
   }
 

@@ -64,6 +64,10 @@ export class KafkaSubscription implements Subscription {
   private readonly toCommit = new Map<string, TopicPartitionOffset>();
   private queued?: Deferred;
   private committing?: Promise<void>;
+  /** A `commit()` caller waits for what is queued: send it without pacing. */
+  private commitAwaited = false;
+  private lastCommitAt = 0;
+  private commitTimer?: NodeJS.Timeout;
 
   constructor(
     private readonly kafka: Kafka,
@@ -99,7 +103,7 @@ export class KafkaSubscription implements Subscription {
       sessionTimeout: t.sessionTimeoutMs ?? 10_000,
       heartbeatInterval: t.heartbeatIntervalMs ?? 1_000,
       rebalanceTimeout: t.rebalanceTimeoutMs ?? 10_000,
-      maxWaitTimeInMs: t.maxWaitTimeMs ?? 100,
+      maxWaitTimeInMs: Math.max(t.maxWaitTimeMs ?? 100, this.options.minFetchWaitMs ?? 0),
       allowAutoTopicCreation: true,
       // Healthy members keep their partitions through a rebalance; round robin is the fallback a
       // group of older members agrees on.
@@ -239,35 +243,65 @@ export class KafkaSubscription implements Subscription {
   }
 
   commit(offsets: TopicPartitionOffset | readonly TopicPartitionOffset[]): Promise<void> {
-    return this.queueCommit(offsets);
+    return this.queueCommit(offsets, true);
   }
 
   commitLater(offsets: TopicPartitionOffset | readonly TopicPartitionOffset[]): void {
-    void this.queueCommit(offsets).catch(() => undefined); // logged by sendCommits
+    void this.queueCommit(offsets, false).catch(() => undefined); // logged by sendCommits
   }
 
   /** Settles once the request carrying `offsets` is answered (the next one if one is in flight). */
-  private queueCommit(offsets: TopicPartitionOffset | readonly TopicPartitionOffset[]): Promise<void> {
+  private queueCommit(
+    offsets: TopicPartitionOffset | readonly TopicPartitionOffset[],
+    awaited: boolean,
+  ): Promise<void> {
     const list = offsetsOf(offsets);
     for (const { topic, partition, offset } of list)
       this.toCommit.set(tpKey(topic, partition), { topic, partition, offset });
     const queued = (this.queued ??= deferred());
-    this.committing ??= this.sendCommits();
+    if (awaited) this.commitAwaited = true;
+    this.scheduleCommits();
     return queued.promise;
+  }
+
+  /**
+   * Sends what is queued now, or, for `commitLater` positions alone, once `commitIntervalMs` has
+   * passed since the last request: a busy member commits a few times a second instead of after
+   * every turn (each request is a round trip to the coordinator), and a crash replays at most that
+   * much more of the log, which the stages apply idempotently.
+   */
+  private scheduleCommits(): void {
+    if (this.committing || this.toCommit.size === 0) return;
+    const interval = this.config.consumer?.commitIntervalMs ?? 0;
+    const wait = this.commitAwaited ? 0 : this.lastCommitAt + interval - Date.now();
+    if (wait > 0) {
+      this.commitTimer ??= setTimeout(() => {
+        this.commitTimer = undefined;
+        if (!this.closed) this.scheduleCommits(); // close() sends what is queued itself
+      }, wait);
+      return;
+    }
+    clearTimeout(this.commitTimer);
+    this.commitTimer = undefined;
+    this.committing = this.sendCommits();
   }
 
   /** One commit request at a time, each with every position queued while the previous travelled. */
   private async sendCommits(): Promise<void> {
+    let refused = false;
     try {
       while (this.toCommit.size) {
         const sent = new Map(this.toCommit);
         this.toCommit.clear();
         const done = this.queued!;
         this.queued = undefined;
+        this.commitAwaited = false;
+        this.lastCommitAt = Date.now();
         try {
           await this.consumer.commitOffsets([...sent.values()]);
           done.resolve();
         } catch (e) {
+          refused = true;
           this.logger.debug?.(`group ${this.groupId}: commit refused: ${errorText(e)}`);
           // Kept for the next request unless superseded or no longer this member's.
           for (const [k, o] of sent) if (this.parts.has(k) && !this.toCommit.has(k)) this.toCommit.set(k, o);
@@ -275,10 +309,21 @@ export class KafkaSubscription implements Subscription {
           done.reject(e);
           return;
         }
+        // Queued while it travelled: paced like any commitLater (a waiting caller goes at once).
+        if (!this.commitAwaited && (this.config.consumer?.commitIntervalMs ?? 0) > 0) break;
       }
     } finally {
       this.committing = undefined;
+      // A refused request waits for the next position (a rebalance would refuse a retry too).
+      if (!refused) this.scheduleCommits();
     }
+  }
+
+  /** What is queued goes now (before a hand-over or close), not at the pacing timer. */
+  private flushCommits(): void {
+    if (this.toCommit.size === 0) return;
+    this.commitAwaited = true;
+    this.scheduleCommits();
   }
 
   committedAtAssignment({ topic, partition }: TopicPartition): string | undefined {
@@ -325,10 +370,17 @@ export class KafkaSubscription implements Subscription {
 
   /** Every queued position sent (or refused), a refused one tried once more. */
   private async commitsSent(): Promise<void> {
+    clearTimeout(this.commitTimer);
+    this.commitTimer = undefined;
     for (let tries = 0; tries < 2 && (this.committing || this.toCommit.size); tries++) {
-      if (!this.committing && this.toCommit.size) this.committing = this.sendCommits();
+      if (!this.committing && this.toCommit.size) {
+        this.commitAwaited = true;
+        this.scheduleCommits();
+      }
       await this.committing;
     }
+    clearTimeout(this.commitTimer);
+    this.commitTimer = undefined;
     this.queued?.reject(new BusClosedError());
     this.queued = undefined;
     this.toCommit.clear();
@@ -360,6 +412,7 @@ export class KafkaSubscription implements Subscription {
 
   private async applyAssignment(next: Set<string>, first: boolean): Promise<void> {
     if (this.closed) return;
+    this.flushCommits();
     const revoked = [...this.parts.keys()].filter((k) => !next.has(k));
     const gained = [...next].filter((k) => !this.parts.has(k));
     for (const k of revoked) {

@@ -5,7 +5,13 @@ import {
   type OnModuleDestroy,
   type OnModuleInit,
 } from '@nestjs/common';
-import { Bus, Joining, type PartitionsListener, type Subscription } from '@perp/bus';
+import {
+  Bus,
+  Joining,
+  type PartitionsListener,
+  RARE_TOPIC_FETCH_WAIT_MS,
+  type Subscription,
+} from '@perp/bus';
 import { parseMessage, TOPICS } from '@perp/contracts';
 import { MarketRegistry, parseMarket } from '@perp/domain';
 import { Readiness } from '@perp/runtime';
@@ -55,6 +61,9 @@ export class MarketsProjection implements OnModuleInit, OnApplicationBootstrap, 
       // the coordinator's initial rebalance delay, 3 s by default, on every start).
       assign: 'all',
       start: 'earliest',
+      // A market changes rarely, and orders do not wait on this copy (the engine hands a market's
+      // state to the risk partitions itself, before it answers the operator).
+      minFetchWaitMs: RARE_TOPIC_FETCH_WAIT_MS,
       handler: (m) => {
         try {
           const state = parseMessage('markets', m.value, m.inProcess);

@@ -43,6 +43,8 @@ export function subscribeAtMark(
     maxBatch?: number;
     /** A projection off the order and price paths (see SubscribeOptions.background). */
     background?: boolean;
+    /** See SubscribeOptions.minFetchWaitMs. */
+    minFetchWaitMs?: number;
     /**
      * Runs for each assigned partition once the subscription resumes after its mark, before any of
      * its messages: a projection writes again what a hot store may have lost. A failure is logged
@@ -56,6 +58,7 @@ export function subscribeAtMark(
     groupId: o.name,
     topics: o.topics,
     background: o.background,
+    ...(o.minFetchWaitMs ? { minFetchWaitMs: o.minFetchWaitMs } : {}),
     batchHandler: o.batchHandler,
     ...(o.maxBatch ? { maxBatch: o.maxBatch } : {}),
     onAssigned: async (tps, sub) => {

@@ -26,6 +26,8 @@ export abstract class SnapshotStage<S> implements OnModuleInit, OnApplicationBoo
     /** Consumer group, name in processed_offsets, and snapshot label. */
     private readonly name: string,
     private readonly topic: string,
+    /** See SubscribeOptions.minFetchWaitMs. */
+    private readonly minFetchWaitMs?: number,
   ) {
     this.logger = new Logger(name);
   }
@@ -51,6 +53,7 @@ export abstract class SnapshotStage<S> implements OnModuleInit, OnApplicationBoo
         marks: this.offsets,
         forget: (p) => this.states.delete(p),
         batchHandler: (ms, member) => this.handleTurn(ms, member),
+        minFetchWaitMs: this.minFetchWaitMs,
       }),
     ]);
   }

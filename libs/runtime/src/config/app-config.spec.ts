@@ -157,6 +157,7 @@ describe('loadAppConfig', () => {
       ['KAFKA_LEADER_SYNC_DELAY_MS', 0, 5000, 0],
       ['KAFKA_MEMBER_WATCH_MS', 0, 60_000, 250],
       ['KAFKA_FETCH_MAX_WAIT_MS', 0, 10_000, 100],
+      ['KAFKA_COMMIT_INTERVAL_MS', 0, 60_000, 100],
       ['RATE_LIMIT_WEIGHT_PER_MIN', 1, undefined, 2400],
       ['RATE_LIMIT_ORDERS_PER_10S', 1, undefined, 300],
       ['RATE_LIMIT_ORDERS_PER_MIN', 1, undefined, 1200],

@@ -84,6 +84,9 @@ export const envSchema = z
     // Longest a fetch waits for data. A broker answers as soon as data arrives; the librdkafka mock
     // holds an empty fetch for the whole wait, so there it is each hop's added latency.
     KAFKA_FETCH_MAX_WAIT_MS: wholeNumber(0, 10_000).default(100),
+    // A busy consumer commits its position at most this often (each commit is a request to the
+    // group's coordinator); a crash replays at most this much more of the log, idempotently.
+    KAFKA_COMMIT_INTERVAL_MS: wholeNumber(0, 60_000).default(100),
     DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
     REDIS_URL: url(['redis:', 'rediss:']).optional(),
     ADMIN_TOKEN: text().min(16, 'at least 16 characters').optional(),
