@@ -2,7 +2,7 @@ import { type KafkaMock, startKafkaMock, failOnOpenKafkaClients } from '@perp/te
 import { afterBatch, type BusLogger, type BusMessage, type Subscription } from '../bus';
 import { silentLogger } from '../logger';
 import Broker from 'kafkajs/src/broker';
-import { KafkaBus } from './kafka-bus';
+import { KafkaBus, type KafkaConsumerTuning } from './kafka-bus';
 import { createKafka } from './kafka-client';
 
 failOnOpenKafkaClients();
@@ -11,31 +11,30 @@ const logger: BusLogger = process.env.BUS_DEBUG
   ? { log: console.log, warn: console.warn, error: console.error, debug: console.debug }
   : silentLogger;
 
+// One broker: one fetcher, so both partitions' batches come in one fetch, in partition order.
+let mock: KafkaMock;
+
+beforeAll(async () => {
+  mock = await startKafkaMock({ brokers: 1 });
+});
+
+afterAll(async () => {
+  await mock?.stop();
+});
+
+/** A bus on the file's mock with short group timings. */
+const busOn = (clientId: string, topics: Record<string, number>, tuning: KafkaConsumerTuning) =>
+  new KafkaBus({
+    brokers: mock.brokers,
+    clientId,
+    topics,
+    logger,
+    consumer: { sessionTimeoutMs: 2_500, heartbeatIntervalMs: 250, rebalanceTimeoutMs: 3_000, ...tuning },
+  });
+
 describe('KafkaSubscription: seeks and batches already fetched', () => {
-  let mock: KafkaMock;
-
-  beforeAll(async () => {
-    // One broker: one fetcher, so both partitions' batches come in one fetch, in partition order.
-    mock = await startKafkaMock({ brokers: 1 });
-  });
-
-  afterAll(async () => {
-    await mock?.stop();
-  });
-
   const openBus = (clientId: string, topic: string, partitions: number) =>
-    new KafkaBus({
-      brokers: mock.brokers,
-      clientId,
-      topics: { [topic]: partitions },
-      logger,
-      consumer: {
-        sessionTimeoutMs: 2_500,
-        heartbeatIntervalMs: 250,
-        rebalanceTimeoutMs: 3_000,
-        maxWaitTimeMs: 50,
-      },
-    });
+    busOn(clientId, { [topic]: partitions }, { maxWaitTimeMs: 50 });
 
   it('a batch fetched before a seek back is not delivered: a shard restoring a snapshot replays from it, with no gap', async () => {
     const suffix = Date.now().toString(36);
@@ -157,16 +156,6 @@ describe('KafkaSubscription: seeks and batches already fetched', () => {
 });
 
 describe('KafkaSubscription: commitLater paced by commitIntervalMs', () => {
-  let mock: KafkaMock;
-
-  beforeAll(async () => {
-    mock = await startKafkaMock({ brokers: 1 });
-  });
-
-  afterAll(async () => {
-    await mock?.stop();
-  });
-
   /** A one-partition topic, its group, a subscription whose handler commits as each message says. */
   async function pacedMember(name: string, commitIntervalMs: number) {
     const suffix = Date.now().toString(36);
@@ -175,19 +164,7 @@ describe('KafkaSubscription: commitLater paced by commitIntervalMs', () => {
     const kafka = createKafka({ brokers: mock.brokers, clientId: name, logger });
     const admin = kafka.admin();
     await admin.connect();
-    const bus = new KafkaBus({
-      brokers: mock.brokers,
-      clientId: name,
-      topics: { [topic]: 1 },
-      logger,
-      consumer: {
-        sessionTimeoutMs: 2_500,
-        heartbeatIntervalMs: 250,
-        rebalanceTimeoutMs: 3_000,
-        maxWaitTimeMs: 20,
-        commitIntervalMs,
-      },
-    });
+    const bus = busOn(name, { [topic]: 1 }, { maxWaitTimeMs: 20, commitIntervalMs });
     await bus.connect();
     let handled = -1;
     let requests = 0;
@@ -271,31 +248,14 @@ describe('KafkaSubscription: commitLater paced by commitIntervalMs', () => {
 });
 
 describe('minFetchWaitMs: the readers of rarely written topics fetch less often', () => {
-  let mock: KafkaMock;
-
-  beforeAll(async () => {
-    mock = await startKafkaMock({ brokers: 1 });
-  });
-
-  afterAll(async () => {
-    await mock?.stop();
-  });
-
   it('a group member and a reader without a group ask each fetch to wait at least that long', async () => {
     const suffix = Date.now().toString(36);
     const topics = { rare: `rare-${suffix}`, busy: `busy-${suffix}`, read: `rare-read-${suffix}` };
-    const bus = new KafkaBus({
-      brokers: mock.brokers,
-      clientId: 'rare-topics',
-      topics: { [topics.rare]: 1, [topics.busy]: 1, [topics.read]: 1 },
-      logger,
-      consumer: {
-        sessionTimeoutMs: 2_500,
-        heartbeatIntervalMs: 250,
-        rebalanceTimeoutMs: 3_000,
-        maxWaitTimeMs: 20,
-      },
-    });
+    const bus = busOn(
+      'rare-topics',
+      { [topics.rare]: 1, [topics.busy]: 1, [topics.read]: 1 },
+      { maxWaitTimeMs: 20 },
+    );
     // The wait each fetch asked for, by topic (the adapter's own wrapper sits beneath this one).
     const waits = new Map<string, number[]>();
     const fetch = Broker.prototype.fetch;
