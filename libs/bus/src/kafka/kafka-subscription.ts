@@ -272,8 +272,7 @@ export class KafkaSubscription implements Subscription {
    */
   private scheduleCommits(): void {
     if (this.committing || this.toCommit.size === 0) return;
-    const interval = this.config.consumer?.commitIntervalMs ?? 0;
-    const wait = this.commitAwaited ? 0 : this.lastCommitAt + interval - Date.now();
+    const wait = this.commitAwaited ? 0 : this.lastCommitAt + this.commitIntervalMs - Date.now();
     if (wait > 0) {
       this.commitTimer ??= setTimeout(() => {
         this.commitTimer = undefined;
@@ -310,13 +309,17 @@ export class KafkaSubscription implements Subscription {
           return;
         }
         // Queued while it travelled: paced like any commitLater (a waiting caller goes at once).
-        if (!this.commitAwaited && (this.config.consumer?.commitIntervalMs ?? 0) > 0) break;
+        if (!this.commitAwaited && this.commitIntervalMs > 0) break;
       }
     } finally {
       this.committing = undefined;
       // A refused request waits for the next position (a rebalance would refuse a retry too).
       if (!refused) this.scheduleCommits();
     }
+  }
+
+  private get commitIntervalMs(): number {
+    return this.config.consumer?.commitIntervalMs ?? 0;
   }
 
   /** What is queued goes now (before a hand-over or close), not at the pacing timer. */
@@ -370,15 +373,11 @@ export class KafkaSubscription implements Subscription {
 
   /** Every queued position sent (or refused), a refused one tried once more. */
   private async commitsSent(): Promise<void> {
-    clearTimeout(this.commitTimer);
-    this.commitTimer = undefined;
     for (let tries = 0; tries < 2 && (this.committing || this.toCommit.size); tries++) {
-      if (!this.committing && this.toCommit.size) {
-        this.commitAwaited = true;
-        this.scheduleCommits();
-      }
+      this.flushCommits();
       await this.committing;
     }
+    // A position refused or queued at the end may have left a pacing timer behind.
     clearTimeout(this.commitTimer);
     this.commitTimer = undefined;
     this.queued?.reject(new BusClosedError());
