@@ -24,6 +24,7 @@ import { listingOf, MarketAdmin, MarketAdminError } from './markets/market-admin
 import type { CommandOutput } from './shard/book-commands';
 import { ALREADY_APPLIED } from './shard/engine-replies';
 import { EngineShard } from './shard/engine-shard';
+import { riskCopies } from './shard/risk-copies';
 import { sampleBooks } from './engine-metrics';
 
 type ReplyBody = Omit<Reply, 'correlationId' | 'time'>;
@@ -68,8 +69,9 @@ export class EngineCommandsConsumer implements OnModuleInit, OnApplicationBootst
   }
 
   /**
-   * A batched turn of one partition: order commands are applied in order and all their events and
-   * replies published together (one journal write or produce request), then one commit. Market
+   * A batched turn of one partition: order commands are applied in order and all their events, the
+   * risk shards' copies of the events that settle accounts and the replies published together (one
+   * journal write or produce request), then one commit. Market
    * admin commands (rare) first flush what the turn produced, so market states stay in log order.
    */
   private async handleTurn(messages: readonly BusMessage[]): Promise<void> {
@@ -84,7 +86,11 @@ export class EngineCommandsConsumer implements OnModuleInit, OnApplicationBootst
         applied = 0;
       };
       const emit = (out: CommandOutput) => {
-        for (const e of out.events) sends.push(this.bus.publish(TOPICS.engineEvents.name, e.symbol, e));
+        for (const e of out.events) {
+          sends.push(this.bus.publish(TOPICS.engineEvents.name, e.symbol, e));
+          for (const [user, copy] of riskCopies(e))
+            sends.push(this.bus.publish(TOPICS.riskCommands.name, user, copy));
+        }
         applied++;
       };
       // What the turn applied is published even when an input throws; then the error goes on.

@@ -5,7 +5,7 @@ import { RiskRouter } from './router/risk-router';
 
 /**
  * Risk shards (users by hash): pre-trade margin freeze, settlement of fills, the account
- * projections; the router copying engine events and prices into the users' partitions; the
+ * projections; the router copying marks, funding rounds and clock ticks into every partition; the
  * history projector writing orders, trades and income to Postgres.
  */
 @Module({ providers: [RiskCommandsConsumer, RiskRouter, HistoryProjector] })

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { MemoryBus } from '@perp/bus';
-import { type EngineEvent, type Reply, TOPICS, topicPartitions } from '@perp/contracts';
+import { type EngineEvent, type Reply, type RiskCommand, TOPICS, topicPartitions } from '@perp/contracts';
 import { BookSide, MarketRegistry } from '@perp/domain';
 import { MarketsProjection } from '@perp/infrastructure';
 import { ShardSnapshotRepository, openTestDatabase, type TestDatabase } from '@perp/persistence';
@@ -15,6 +15,8 @@ let snapshots: ShardSnapshotRepository;
 let bus: MemoryBus;
 const engines: EngineCommandsConsumer[] = [];
 let events: EngineEvent[];
+/** What the engine copied into the risk partitions: [key, command]. */
+let copies: [string, RiskCommand][];
 
 beforeAll(async () => {
   db = await openTestDatabase();
@@ -29,11 +31,19 @@ beforeEach(async () => {
   bus = new MemoryBus({ topics: topicPartitions(), replyTopic: TOPICS.replies.name, cloneValues: true });
   await bus.connect();
   events = [];
+  copies = [];
   await bus.subscribe({
     groupId: `events-${randomUUID()}`,
     topics: [TOPICS.engineEvents.name],
     handler: (m) => {
       events.push(m.value as EngineEvent);
+    },
+  });
+  await bus.subscribe({
+    groupId: `copies-${randomUUID()}`,
+    topics: [TOPICS.riskCommands.name],
+    handler: (m) => {
+      copies.push([m.key, m.value as RiskCommand]);
     },
   });
 });
@@ -152,6 +162,16 @@ describe('EngineShard', () => {
     });
     expect(trades[0].id).toMatch(/^perp\.engine\.commands\.v1\/\d+\/1\/\d+$/);
     expect(byType('order.accepted')).toHaveLength(2);
+    // Published in the trade's turn, the copies that settle it: to the maker's partition, then the taker's.
+    const tradeCopies = copies.filter(([, c]) => c.type === 'engine.event' && c.event.id === trades[0]!.id);
+    expect(tradeCopies).toEqual([
+      [ALICE, expect.objectContaining({ type: 'engine.event', liquidity: 'MAKER', event: trades[0] })],
+      [BOB, expect.objectContaining({ type: 'engine.event', liquidity: 'TAKER', event: trades[0] })],
+    ]);
+    // Acceptances change nothing in risk: no copy.
+    expect(copies.filter(([, c]) => c.type === 'engine.event' && c.event.type === 'order.accepted')).toEqual(
+      [],
+    );
     const seqs = events.filter((e) => e.type !== 'book.top').map((e) => e.seq);
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
     expect(byType('book.top').at(-1)).toMatchObject({ askPrice: '100.5', askQty: '0.006', bidQty: '0.000' });
@@ -178,6 +198,9 @@ describe('EngineShard', () => {
     await settle();
     expect(byType('order.canceled')).toEqual([
       expect.objectContaining({ orderId, remaining: '1.000', user: ALICE }),
+    ]);
+    expect(copies.filter(([, c]) => c.type === 'engine.event' && c.event.type === 'order.canceled')).toEqual([
+      [ALICE, expect.objectContaining({ event: byType('order.canceled')[0] })],
     ]);
   });
 
@@ -246,6 +269,10 @@ describe('EngineShard', () => {
     await settle();
     expect(byType('order.canceled')).toEqual([expect.objectContaining({ user: ALICE })]);
     expect(byType('market.status').map((e) => e.status)).toEqual(['HALT', 'CLOSE']);
+    // The cancel the closing made settles in Alice's partition like any other.
+    expect(copies.filter(([, c]) => c.type === 'engine.event' && c.event.type === 'order.canceled')).toEqual([
+      [ALICE, expect.objectContaining({ event: byType('order.canceled')[0] })],
+    ]);
   });
 
   it.each([
@@ -279,6 +306,7 @@ describe('EngineShard', () => {
       engines.splice(engines.indexOf(first), 1);
       await db.dataSource.query(`DELETE FROM engine_snapshots WHERE "offset" > 5`);
       const before = events.length;
+      const copiesBefore = copies.length;
       const second = await startEngine(3, republish);
       for (let i = 0; i < 200 && second.shard.book('BTCUSDT')?.seq !== book.seq; i++)
         await new Promise((r) => setTimeout(r, 5));
@@ -298,6 +326,11 @@ describe('EngineShard', () => {
       expect(replayed.map((e) => old.get(e.id))).toEqual(replayed);
       if (republish) expect(replayed.map((e) => e.type)).toContain('book.delta');
       expect(replayed.filter((e) => e.type === 'trade')).toHaveLength(0);
+      // Risk copies likewise: the same ids (the shards drop them), none when committed.
+      const oldCopyIds = new Set(copies.slice(0, copiesBefore).map(([, c]) => c.id));
+      const replayedCopies = copies.slice(copiesBefore);
+      if (!republish) expect(replayedCopies).toEqual([]);
+      expect(replayedCopies.every(([, c]) => oldCopyIds.has(c.id))).toBe(true);
       // Ids and users survived the snapshot: Alice can still cancel her orders.
       const cancel = await send({ type: 'order.cancelAll', user: ALICE });
       expect(cancel).toMatchObject({ ok: true, result: { canceled: 4 } });

@@ -4,7 +4,7 @@
  * apps/matching-engine/src/bench/replay.bench.ts, with the same rows.
  *
  * One partition gets two funded users and W warm-up inputs, then N more, in cycles of four: each
- * user's LIMIT order (margin frozen, engine command forwarded) and the router's two copies of the
+ * user's LIMIT order (margin frozen, engine command forwarded) and the engine's two copies of the
  * trade between them (maker and taker settlement: fee, position, balance; the positions open and
  * close in turn). A first consumer applies the warm-up and snapshots; a second (a new owner after a
  * kill) restores the snapshot and replays the N through batched turns on the memory bus, writing

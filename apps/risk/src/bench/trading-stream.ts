@@ -1,6 +1,6 @@
 /**
  * A risk partition's input stream for the replay benchmark and the replay specs: two funded users
- * (`deposit`), then, in cycles of four, each user's LIMIT order and the router's two copies of the
+ * (`deposit`), then, in cycles of four, each user's LIMIT order and the engine's two copies of the
  * trade between them (maker and taker settlement; the positions open and close in turn). Also
  * snapshots kept in memory, as the Postgres repository keeps them.
  */

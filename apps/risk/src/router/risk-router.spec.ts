@@ -1,79 +1,108 @@
-import { type EngineEvent, parseOutputId } from '@perp/contracts';
-import { engineEventRecipients } from './risk-router';
+import { randomUUID } from 'node:crypto';
+import { MemoryBus } from '@perp/bus';
+import { type RiskCommand, riskCommand, TOPICS, topicPartitions } from '@perp/contracts';
+import { RiskRouter } from './risk-router';
 
-const maker = '0x00000000000000000000000000000000000000aa';
-const taker = '0x00000000000000000000000000000000000000bb';
+let bus: MemoryBus;
+let router: RiskRouter;
+/** What reached the risk partitions: [partition, command]. */
+let copies: [number, RiskCommand][];
+
+beforeEach(async () => {
+  bus = new MemoryBus({ topics: topicPartitions(), replyTopic: TOPICS.replies.name, cloneValues: true });
+  await bus.connect();
+  copies = [];
+  await bus.subscribe({
+    groupId: `copies-${randomUUID()}`,
+    topics: [TOPICS.riskCommands.name],
+    handler: (m) => {
+      copies.push([m.partition, riskCommand.parse(m.value)]);
+    },
+  });
+  router = new RiskRouter(bus);
+  router.onModuleInit();
+  await router.onApplicationBootstrap();
+});
+afterEach(async () => {
+  await router.onModuleDestroy();
+  await bus.close();
+});
+
+const PARTITIONS = TOPICS.riskCommands.partitions;
+const allPartitions = Array.from({ length: PARTITIONS }, (_, i) => i);
+
+async function copiesOf(type: RiskCommand['type'], count: number): Promise<[number, RiskCommand][]> {
+  const of = () => copies.filter(([, c]) => c.type === type);
+  for (let i = 0; i < 200 && of().length < count; i++) await new Promise((r) => setTimeout(r, 5));
+  return of();
+}
 
 describe('risk router', () => {
-  it('reads the place of the engine command behind an event id, never the events log offset', () => {
-    expect(parseOutputId('perp.engine.commands.v1/3/1042/7')).toEqual({
-      partition: 3,
-      offset: '1042',
-      index: 7,
+  it("copies each mark to every risk partition, with an id per copy from the mark's place; index prices to none", async () => {
+    const base = { v: 1 as const, time: 1_700_000_000_000, symbol: 'BTCUSDT' };
+    await bus.publish(TOPICS.prices.name, 'BTCUSDT', {
+      ...base,
+      id: 'index-1',
+      type: 'price.index',
+      indexPrice: '100',
+      source: 'admin',
     });
-    for (const bad of ['admin/xyz', 'perp.engine.commands.v1/x/1/2', 'a/1/-2/3', ''])
-      expect(parseOutputId(bad)).toBeUndefined();
+    const mark = await bus.publish(TOPICS.prices.name, 'BTCUSDT', {
+      ...base,
+      id: 'mark-1',
+      type: 'price.mark',
+      markPrice: '101',
+      indexPrice: '100',
+      lastPrice: '0',
+      premiumIndex: '0',
+      fundingRate: '0.0001',
+      interestRate: '0.0001',
+      nextFundingTime: 1_700_006_400_000,
+    });
+    const marks = await copiesOf('price.mark', PARTITIONS);
+    expect(marks.map(([p]) => p).sort((a, b) => a - b)).toEqual(allPartitions);
+    expect(new Set(marks.map(([, c]) => c.id)).size).toBe(PARTITIONS);
+    for (const [, c] of marks) {
+      expect(c).toMatchObject({ type: 'price.mark', symbol: 'BTCUSDT', markPrice: '101', indexPrice: '100' });
+      expect(c.id.startsWith(`${TOPICS.prices.name}/${mark.partition}/${mark.offset}/`)).toBe(true);
+    }
+    expect(copies.every(([, c]) => c.type === 'price.mark')).toBe(true);
   });
 
-  it('copies a trade to its maker and its taker, each copy saying its liquidity; order events that change the account to their owner (not acceptances); book tops and deltas to nobody', () => {
-    const base = { id: 'perp.engine.commands.v1/0/1/0', v: 1 as const, time: 1, symbol: 'BTCUSDT', seq: 1 };
-    const side = (user: string) => ({
-      orderId: 'o',
-      user,
-      side: 'BUY' as const,
-      split: { open: '1', close: '0' },
+  it("copies clock ticks and funding rounds to every partition; funding copies keep the round's id", async () => {
+    await bus.publish(TOPICS.clock.name, 'clock', { id: 'tick-1', v: 1, time: 5, type: 'clock.tick' });
+    await bus.publish(TOPICS.funding.name, 'BTCUSDT', {
+      id: 'round-1',
+      v: 1,
+      time: 6,
+      type: 'funding.settle',
+      symbol: 'BTCUSDT',
+      fundingRate: '0.0001',
+      markPrice: '100',
+      fundingTime: 6,
     });
-    const trade: EngineEvent = {
-      ...base,
-      type: 'trade',
-      tradeId: '6f1c2d3e-4b5a-5c6d-8e7f-8091a2b3c4d5',
-      price: '1',
-      qty: '1',
-      maker: side(maker),
-      taker: side(taker),
-    };
-    expect(engineEventRecipients(trade)).toEqual([
-      { user: maker, copy: 0, liquidity: 'MAKER' },
-      { user: taker, copy: 1, liquidity: 'TAKER' },
-    ]);
-    const canceled: EngineEvent = {
-      ...base,
+    const ticks = await copiesOf('clock.tick', PARTITIONS);
+    expect(ticks.map(([p]) => p).sort((a, b) => a - b)).toEqual(allPartitions);
+    const rounds = await copiesOf('funding.settle', PARTITIONS);
+    expect(rounds.map(([p]) => p).sort((a, b) => a - b)).toEqual(allPartitions);
+    expect(new Set(rounds.map(([, c]) => c.id))).toEqual(new Set(['round-1']));
+  });
+
+  it('reads no engine events: the engine copies those itself', async () => {
+    await bus.publish(TOPICS.engineEvents.name, 'BTCUSDT', {
+      id: `${TOPICS.engineCommands.name}/0/1/0`,
+      v: 1,
+      time: 1,
       type: 'order.canceled',
+      symbol: 'BTCUSDT',
+      seq: 1,
       orderId: 'o',
       clientOrderId: 'c',
-      user: maker,
+      user: '0x00000000000000000000000000000000000000aa',
       remaining: '1',
-    };
-    expect(engineEventRecipients(canceled)).toEqual([{ user: maker, copy: 0 }]);
-    // Risk opened the record when it forwarded the order: the engine's acceptance changes nothing there.
-    const accepted: EngineEvent = {
-      ...base,
-      type: 'order.accepted',
-      orderId: 'o',
-      clientOrderId: 'c',
-      user: maker,
-      side: 'BUY',
-      price: '1',
-      quantity: '1',
-    };
-    expect(engineEventRecipients(accepted)).toEqual([]);
-    const top: EngineEvent = {
-      ...base,
-      type: 'book.top',
-      bidPrice: '1',
-      bidQty: '1',
-      askPrice: '2',
-      askQty: '1',
-    };
-    expect(engineEventRecipients(top)).toEqual([]);
-    const delta: EngineEvent = {
-      ...base,
-      type: 'book.delta',
-      firstSeq: 1,
-      prevSeq: 0,
-      bids: [['1', '1']],
-      asks: [],
-    };
-    expect(engineEventRecipients(delta)).toEqual([]);
+    });
+    await bus.publish(TOPICS.clock.name, 'clock', { id: 'tick-2', v: 1, time: 5, type: 'clock.tick' });
+    await copiesOf('clock.tick', PARTITIONS);
+    expect(copies.filter(([, c]) => c.type === 'engine.event')).toEqual([]);
   });
 });

@@ -6,56 +6,17 @@ import {
   type OnModuleInit,
 } from '@nestjs/common';
 import { afterBatch, Bus, type BusMessage, Joining, PartitionKeys, type Subscription } from '@perp/bus';
-import {
-  type EngineEvent,
-  MessageValidationError,
-  parseMessage,
-  outputId,
-  parseOutputId,
-  type RiskCommand,
-  TOPICS,
-} from '@perp/contracts';
+import { MessageValidationError, parseMessage, outputId, type RiskCommand, TOPICS } from '@perp/contracts';
 
 export const RISK_ROUTER_GROUP = 'risk-router';
 
-/** A copy of an engine event for one user; `copy` numbers the copies of one event. */
-export interface EngineEventCopy {
-  user: string;
-  copy: number;
-  /** Trades: the side of the trade this copy settles. */
-  liquidity?: 'MAKER' | 'TAKER';
-}
-
 /**
- * The users whose risk shard settles an engine event, one copy each (a trade: its maker, then its
- * taker). Not `order.accepted`: risk opened the order's record when it forwarded the command, and a
- * copy would change nothing (a journal line and a risk turn per order for nothing).
- */
-export function engineEventRecipients(event: EngineEvent): EngineEventCopy[] {
-  switch (event.type) {
-    case 'order.rejected':
-    case 'order.canceled':
-    case 'order.expired':
-    case 'order.amended':
-    case 'command.result':
-    case 'liquidation.done':
-      return event.user ? [{ user: event.user, copy: 0 }] : [];
-    case 'trade':
-      return [
-        { user: event.maker.user, copy: 0, liquidity: 'MAKER' },
-        { user: event.taker.user, copy: 1, liquidity: 'TAKER' },
-      ];
-    default:
-      return [];
-  }
-}
-
-/**
- * Copies into the risk-command log, keyed by user, what the risk shards settle: engine events
- * concerning a user (to that user's partition, after the command's earlier events), marks, funding
- * rounds and the keeper's clock ticks (to every partition, so each shard sees them in its own input
- * order). Stateless: after a crash it copies again from its committed offset and the shards drop
- * what they already applied. (Market statuses the engine copies itself, before it answers.)
+ * Copies into every risk partition, keyed by user, the inputs every shard applies in its own input
+ * order: marks, funding rounds and the keeper's clock ticks. Stateless: after a crash it copies
+ * again from its committed offset and the shards drop what they already applied. (The engine
+ * copies the events that settle accounts, and market statuses, itself: see
+ * apps/matching-engine/src/shard/risk-copies.ts. Upgrading a log that an older router was still
+ * copying engine events from: docs/architecture.md.)
  */
 @Injectable()
 export class RiskRouter implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
@@ -73,7 +34,7 @@ export class RiskRouter implements OnModuleInit, OnApplicationBootstrap, OnModul
     this.joining.start([
       this.bus.subscribe({
         groupId: RISK_ROUTER_GROUP,
-        topics: [TOPICS.engineEvents.name, TOPICS.prices.name, TOPICS.funding.name, TOPICS.clock.name],
+        topics: [TOPICS.prices.name, TOPICS.funding.name, TOPICS.clock.name],
         batchHandler: (ms, member) => this.handleTurn(ms, member),
       }),
     ]);
@@ -93,14 +54,10 @@ export class RiskRouter implements OnModuleInit, OnApplicationBootstrap, OnModul
    */
   private async handleTurn(messages: readonly BusMessage[], member: Subscription): Promise<void> {
     const copies: [string, RiskCommand][] = [];
-    const keys =
-      messages[0]!.topic === TOPICS.engineEvents.name
-        ? []
-        : await this.partitionKeys.of(TOPICS.riskCommands.name);
+    const keys = await this.partitionKeys.of(TOPICS.riskCommands.name);
     for (const m of messages) {
       try {
-        if (m.topic === TOPICS.engineEvents.name) this.copyEngineEvent(m, copies);
-        else if (m.topic === TOPICS.funding.name) this.copyFunding(m, keys, copies);
+        if (m.topic === TOPICS.funding.name) this.copyFunding(m, keys, copies);
         else if (m.topic === TOPICS.clock.name) this.copyClockTick(m, keys, copies);
         else this.copyPrice(m, keys, copies);
       } catch (e) {
@@ -110,28 +67,6 @@ export class RiskRouter implements OnModuleInit, OnApplicationBootstrap, OnModul
     }
     await Promise.all(copies.map(([key, c]) => this.bus.publish(TOPICS.riskCommands.name, key, c)));
     member.commitLater(afterBatch(messages));
-  }
-
-  private copyEngineEvent(m: BusMessage, copies: [string, RiskCommand][]): void {
-    const event = parseMessage('engineEvents', m.value, m.inProcess);
-    const origin = parseOutputId(event.id);
-    if (!origin) {
-      this.logger.warn(`skipped engine event without an input-derived id: ${event.id}`);
-      return;
-    }
-    for (const { user, copy, liquidity } of engineEventRecipients(event)) {
-      const command: Extract<RiskCommand, { type: 'engine.event' }> = {
-        id: `${event.id}/${copy}`,
-        v: 1,
-        time: event.time,
-        type: 'engine.event',
-        // Unique per copy: the shard dedupes copies by this place.
-        source: { partition: origin.partition, offset: origin.offset, index: origin.index * 2 + copy },
-        event,
-      };
-      if (liquidity) command.liquidity = liquidity;
-      copies.push([user, command]);
-    }
   }
 
   private copyPrice(m: BusMessage, keys: readonly string[], copies: [string, RiskCommand][]): void {

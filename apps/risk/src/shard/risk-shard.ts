@@ -60,7 +60,7 @@ interface TurnOutput extends RiskInput {
 /**
  * Risk stage 1 and 2 for the risk-command partitions this member owns (users by hash): pre-trade
  * checks and margin freeze before an order goes to its engine shard, then settlement of the engine
- * events the router copies back into the user's partition, all in one ordered stream per user.
+ * events the engine copies back into the user's partition, all in one ordered stream per user.
  *
  * Exactly-once effect: forwarded engine commands carry their origin (partition, offset), which the
  * engine dedupes; engine-event copies carry their source place, deduped here by high-water mark;

@@ -148,10 +148,10 @@ export const riskCommand = z.discriminatedUnion('type', [
    */
   fundingEvent,
   /**
-   * An engine event concerning a user of this partition, copied by the risk router. `source` is the
-   * place of the engine command that produced it (engine-commands partition and offset; index =
-   * event index x 2 + copy, unique per copy): the shard keeps a high-water mark per engine
-   * partition and drops copies at or below it (engine or router replays). A trade is copied to
+   * An engine event concerning a user of this partition, copied by the engine in the event's turn.
+   * `source` is the place of the engine command that produced it (engine-commands partition and
+   * offset; index = event index x 2 + copy, unique per copy): the shard keeps a high-water mark per
+   * engine partition and drops copies at or below it (engine replays). A trade is copied to
    * each of its two users, and `liquidity` says which side of it this copy settles.
    */
   z.object({

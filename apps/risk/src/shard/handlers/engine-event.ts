@@ -7,7 +7,7 @@ import { checkMargins } from './margin-check';
 import { balanceEvent, closeOrder, type RiskContext, type RiskHandler } from './risk-context';
 
 /**
- * An engine event the router copied into the user's partition, applied once: copies carry their
+ * An engine event the engine copied into the user's partition, applied once: copies carry their
  * source place (engine partition, offset, index), deduped here by high-water mark.
  */
 export const engineEvent: RiskHandler<'engine.event'> = (ctx, cmd) => {
@@ -104,7 +104,7 @@ function commandResult(ctx: RiskContext, event: Extract<EngineEvent, { type: 'co
   out.reply = { ok: true, result: rec ?? event.result };
 }
 
-/** Trade copies routed before `liquidity` existed: the router numbered the maker's copy even. */
+/** Trade copies made before `liquidity` existed: the maker's copy was numbered even. */
 function legacyLiquidity(index: number): 'MAKER' | 'TAKER' {
   return index % 2 === 0 ? 'MAKER' : 'TAKER';
 }
