@@ -5,7 +5,15 @@ import {
   type OnModuleDestroy,
   type OnModuleInit,
 } from '@nestjs/common';
-import { afterBatch, Bus, type BusMessage, Joining, PartitionKeys, type Subscription } from '@perp/bus';
+import {
+  afterBatch,
+  Bus,
+  type BusMessage,
+  Joining,
+  PartitionKeys,
+  RARE_TOPIC_FETCH_WAIT_MS,
+  type Subscription,
+} from '@perp/bus';
 import { MessageValidationError, parseMessage, outputId, type RiskCommand, TOPICS } from '@perp/contracts';
 
 export const RISK_ROUTER_GROUP = 'risk-router';
@@ -36,6 +44,8 @@ export class RiskRouter implements OnModuleInit, OnApplicationBootstrap, OnModul
         groupId: RISK_ROUTER_GROUP,
         topics: [TOPICS.prices.name, TOPICS.funding.name, TOPICS.clock.name],
         batchHandler: (ms, member) => this.handleTurn(ms, member),
+        // Topics written a few times a second at most: a longer fetch wait spares the broker requests.
+        minFetchWaitMs: RARE_TOPIC_FETCH_WAIT_MS,
       }),
     ]);
   }
