@@ -5,7 +5,9 @@
  * One partition gets W warm-up order commands (forwarded by risk: origin set, as in a cluster) and
  * an engine consumer applies them and snapshots; N more commands follow. A fresh consumer (a new
  * owner after a kill) restores the snapshot and replays the N through the shard's batched turns on
- * the memory bus, publishing every event again: that is the row. A third owner then restores the
+ * the memory bus, journaled as the embedded exchange runs it (the newest messages of a partition in
+ * memory, older ones read back from the file and parsed, as after a restart or from Kafka),
+ * publishing every event again: that is the row. A third owner then restores the
  * same snapshot after the second committed all N, as a failover finds them: their events are on the
  * log, so it applies them to the state only (the second row). The baseline, in the same run,
  * applies the same N parsed commands to a restored partition with EngineShard.apply alone (no bus,
@@ -14,6 +16,9 @@
  * object. Figures are reported, never enforced.
  */
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { MemoryBus, type BusMessage } from '@perp/bus';
 import { type EngineCommand, loadChain, TOPICS, topicPartitions } from '@perp/contracts';
 import { MarketRegistry } from '@perp/domain';
@@ -83,7 +88,8 @@ function command(i: number): EngineCommand {
 async function main(): Promise<void> {
   const chain = loadChain('deploy', 'devnet');
   const registry = new MarketRegistry(chain.markets);
-  const bus = new MemoryBus({ topics: topicPartitions(), replyTopic: TOPICS.replies.name });
+  const dir = mkdtempSync(join(tmpdir(), 'engine-replay-'));
+  const bus = new MemoryBus({ topics: topicPartitions(), replyTopic: TOPICS.replies.name, journal: { dir } });
   await bus.connect();
   const memory = new MemorySnapshots();
   const snapshots = memory as unknown as ShardSnapshotRepository;
@@ -157,6 +163,7 @@ async function main(): Promise<void> {
   // The baseline: the same N inputs applied to the restored state, nothing else. The bus's log
   // goes first: a heap holding a million events would slow the baseline's garbage collection.
   await bus.close();
+  rmSync(dir, { recursive: true, force: true });
   memory.restore(warm);
   const shard = new EngineShard(bus, registry, snapshots);
   await shard.assigned([{ topic: TOPICS.engineCommands.name, partition }], {

@@ -7,7 +7,9 @@
  * user's LIMIT order (margin frozen, engine command forwarded) and the engine's two copies of the
  * trade between them (maker and taker settlement: fee, position, balance; the positions open and
  * close in turn). A first consumer applies the warm-up and snapshots; a second (a new owner after a
- * kill) restores the snapshot and replays the N through batched turns on the memory bus, writing
+ * kill) restores the snapshot and replays the N through batched turns on the memory bus (journaled
+ * as the embedded exchange runs it: the newest messages of a partition in memory, older ones read
+ * back from the file and parsed, as after a restart or from Kafka), writing
  * the hot store and publishing everything again: the first row. A third restores the same snapshot
  * after the second committed all N, as a failover finds them, and applies them to the state only:
  * the second row. The baseline applies the same parsed commands to a restored partition with
@@ -17,7 +19,10 @@
  * machine's speed does not move, where its rates differ by a third from run to run. Output, last
  * line: one JSON object. Figures are reported, never enforced.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { Session } from 'node:inspector';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { MemoryBus } from '@perp/bus';
 import { MemoryHotStore } from '@perp/cache';
 import { loadChain, TOPICS, topicPartitions } from '@perp/contracts';
@@ -38,7 +43,8 @@ const TARGET = 100_000;
 async function main(): Promise<void> {
   const chain = loadChain('deploy', 'devnet');
   const registry = new MarketRegistry(chain.markets);
-  const bus = new MemoryBus({ topics: topicPartitions(), replyTopic: TOPICS.replies.name });
+  const dir = mkdtempSync(join(tmpdir(), 'risk-replay-'));
+  const bus = new MemoryBus({ topics: topicPartitions(), replyTopic: TOPICS.replies.name, journal: { dir } });
   await bus.connect();
   const memory = new MemorySnapshots();
   const snapshots = memory as unknown as ShardSnapshotRepository;
@@ -109,6 +115,7 @@ async function main(): Promise<void> {
     throw new Error(`committed replay ended at wallet ${got}, the full replay at ${expected}`);
   await third.onModuleDestroy();
   await bus.close();
+  rmSync(dir, { recursive: true, force: true });
 
   // Baseline: the same commands applied to the restored partition, nothing else.
   const snap = warm.get(`${TOPICS.riskCommands.name}/${partition}`)!;

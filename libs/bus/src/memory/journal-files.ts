@@ -28,7 +28,8 @@ export function releaseLock(lockPath: string): void {
 /**
  * Calls `onLine` with the text of each complete line of `fd` in `[from, end)`, its position and the
  * position after its newline, in order, until it returns false; reads `chunkSize` bytes at a time.
- * Bytes after the last newline are not a line.
+ * Bytes after the last newline are not a line. With `prefix`, lines that do not start with those
+ * bytes are passed over without being decoded.
  */
 export function eachLine(
   fd: number,
@@ -36,6 +37,7 @@ export function eachLine(
   end: number,
   chunkSize: number,
   onLine: (text: string, position: number, next: number) => boolean,
+  prefix?: Buffer,
 ): void {
   const chunk = Buffer.allocUnsafe(chunkSize);
   let carry: Buffer = Buffer.alloc(0);
@@ -47,7 +49,11 @@ export function eachLine(
     const buf = carry.length ? Buffer.concat([carry, chunk.subarray(0, n)]) : chunk.subarray(0, n);
     let start = 0;
     for (let nl = buf.indexOf(NEWLINE); nl >= 0; nl = buf.indexOf(NEWLINE, start)) {
-      if (!onLine(buf.toString('utf8', start, nl), pos + start, pos + nl + 1)) return;
+      const wanted =
+        !prefix ||
+        (nl - start >= prefix.length &&
+          buf.compare(prefix, 0, prefix.length, start, start + prefix.length) === 0);
+      if (wanted && !onLine(buf.toString('utf8', start, nl), pos + start, pos + nl + 1)) return;
       start = nl + 1;
     }
     carry = Buffer.from(buf.subarray(start));

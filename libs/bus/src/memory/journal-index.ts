@@ -53,12 +53,16 @@ export class JournalIndex {
     }
     if (ix.offsets[lo] === undefined || ix.offsets[lo]! > from) return [];
     const out: BusMessage[] = [];
-    journal.readFrom(ix.positions[lo]!, (r) => {
-      if (r[0] !== 'm' || r[1] !== log.topic || r[2] !== log.partition) return true;
-      const offset = r[3];
-      if (offset >= from && offset < to) out.push(messageOf(r));
-      return offset < to - 1;
-    });
+    journal.readFrom(
+      ix.positions[lo]!,
+      (r) => {
+        if (r[0] !== 'm' || r[1] !== log.topic || r[2] !== log.partition) return true;
+        const offset = r[3];
+        if (offset >= from && offset < to) out.push(messageOf(r));
+        return offset < to - 1;
+      },
+      log,
+    );
     return out;
   }
 }

@@ -169,9 +169,17 @@ export class Journal {
 
   /**
    * Reads the records written from `position` on, in order, until `visit` returns false or the
-   * written end is reached (records still queued are not in the file yet).
+   * written end is reached (records still queued are not in the file yet). With `only`, just the
+   * messages of that partition are parsed and visited (the journal interleaves every topic: a
+   * reader far behind would parse the others' lines for nothing).
    */
-  readFrom(position: number, visit: (r: JournalRecord) => boolean): void {
+  readFrom(
+    position: number,
+    visit: (r: JournalRecord) => boolean,
+    only?: { topic: string; partition: number },
+  ): void {
+    // A message record's line starts `["m",<topic as JSON>,<partition>,` (see append's callers).
+    const prefix = only && Buffer.from(`["m",${JSON.stringify(only.topic)},${only.partition},`);
     const segments = this.segments;
     let i = segments.length - 1;
     while (i > 0 && segments[i]!.base > position) i--;
@@ -181,10 +189,17 @@ export class Journal {
       const fd = openSync(segment.path, 'r');
       try {
         // Small reads: a reader usually wants a few records near `position`.
-        eachLine(fd, Math.max(0, position - segment.base), end, 64 << 10, (text) => {
-          more = visit(JSON.parse(text) as JournalRecord);
-          return more;
-        });
+        eachLine(
+          fd,
+          Math.max(0, position - segment.base),
+          end,
+          64 << 10,
+          (text) => {
+            more = visit(JSON.parse(text) as JournalRecord);
+            return more;
+          },
+          prefix,
+        );
       } finally {
         closeSync(fd);
       }

@@ -209,6 +209,39 @@ describe('Journal positions and reading back', () => {
     }
   });
 
+  it("reads back only the named partition's messages, leaving the other lines unparsed", async () => {
+    const j = Journal.open({ dir, fsync: 'never' }, silentLogger, () => undefined);
+    try {
+      await Promise.all(
+        [
+          '["m","t",1,0,"k",{"i":0},0,5]',
+          '["m","t",10,0,"k",{"i":100},0,5]', // partition 10 is not partition 1
+          '["m","tt",1,0,"k",{"i":200},0,5]', // nor is topic tt topic t
+          '["c","g","t",1,1]',
+          '["m","t",2,0,"k",{not json', // never parsed: another partition's line
+          '["m","t",1,1,"k",{"i":1},{"h":"1"},6]',
+        ].map((l) => append(j, l)),
+      );
+      const seen: unknown[] = [];
+      j.readFrom(
+        0,
+        (r) => {
+          seen.push(r);
+          return true;
+        },
+        { topic: 't', partition: 1 },
+      );
+      expect(seen).toEqual([
+        ['m', 't', 1, 0, 'k', { i: 0 }, 0, 5],
+        ['m', 't', 1, 1, 'k', { i: 1 }, { h: '1' }, 6],
+      ]);
+      // Without a partition named, every line is parsed (and the broken one throws).
+      expect(() => j.readFrom(0, () => true)).toThrow(SyntaxError);
+    } finally {
+      j.close();
+    }
+  });
+
   it('gives every replayed record the position of its line', () => {
     const first = Journal.open({ dir, fsync: 'never' }, silentLogger, () => undefined);
     const lines = ['["c","g","t",0,1]', '["c","g","t",0,22]', '["c","g","t",0,333]'];
