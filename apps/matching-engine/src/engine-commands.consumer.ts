@@ -71,8 +71,8 @@ export class EngineCommandsConsumer implements OnModuleInit, OnApplicationBootst
   /**
    * A batched turn of one partition: order commands are applied in order and all their events, the
    * risk shards' copies of the events that settle accounts and the replies published together (one
-   * journal write or produce request), then one commit. Market
-   * admin commands (rare) first flush what the turn produced, so market states stay in log order.
+   * journal write or produce request), then one commit. Market admin commands (rare) first flush
+   * what the turn produced, so market states stay in log order.
    */
   private async handleTurn(messages: readonly BusMessage[]): Promise<void> {
     const partition = messages[0]!.partition;

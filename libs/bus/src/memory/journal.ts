@@ -178,7 +178,8 @@ export class Journal {
     visit: (r: JournalRecord) => boolean,
     only?: { topic: string; partition: number },
   ): void {
-    // A message record's line starts `["m",<topic as JSON>,<partition>,` (see append's callers).
+    // A message record's line starts `["m",<topic as JSON>,<partition>,`: MemoryBus.publish and the
+    // segment heads write it with JSON.stringify, which puts no space between the elements.
     const prefix = only && Buffer.from(`["m",${JSON.stringify(only.topic)},${only.partition},`);
     const segments = this.segments;
     let i = segments.length - 1;
