@@ -4,7 +4,10 @@ import { Bus, BusTimeoutError } from '@perp/bus';
 import { type MessageBody, type OutcomeError, type Reply, type RiskCommand, TOPICS } from '@perp/contracts';
 import { APP_CONFIG, type AppConfig } from '@perp/runtime';
 
-/** The commands a client sends for one user (marks, clock ticks and funding rounds come from the risk router, engine-event copies from the engine). */
+/**
+ * The commands a client sends for one user (marks, clock ticks and funding rounds come from the
+ * risk router, engine-event copies from the engine).
+ */
 export type RiskCommandBody = MessageBody<
   Exclude<
     RiskCommand,

@@ -13,7 +13,10 @@ export function engineEvent<T extends MessageBody<EngineEvent>>(
   return { ...body, id, v: 1 as const, time: T0 };
 }
 
-/** The engine's copy of an engine event for one user, from the engine command at (`partition`, `offset`, `index`). */
+/**
+ * The engine's copy of an engine event for one user, from the engine command at (`partition`,
+ * `offset`, `index`).
+ */
 export function copy(
   event: MessageBody<EngineEvent>,
   offset: number,
