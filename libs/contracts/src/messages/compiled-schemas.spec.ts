@@ -242,4 +242,23 @@ describe('compiled topic schemas', () => {
     expect(check({ type: 'c' })).toBe(false);
     expect(check({ x: 's' })).toBe(false);
   });
+
+  it('keeps each branch of nested unions under its own tag (branches compile apart)', () => {
+    const inner = z.discriminatedUnion('type', [
+      z.object({ type: z.literal('x'), n: z.number() }),
+      z.object({ type: z.literal('y'), s: z.string() }),
+    ]);
+    const check = compileSchema(
+      z.discriminatedUnion('type', [
+        z.object({ type: z.literal('a'), x: z.string() }),
+        z.object({ type: z.literal('wrap'), inner }),
+        z.object({ type: z.literal('b'), y: z.number() }),
+      ]),
+    )!;
+    expect(check({ type: 'wrap', inner: { type: 'x', n: 1 } })).toBe(true);
+    expect(check({ type: 'wrap', inner: { type: 'y', s: 's' } })).toBe(true);
+    expect(check({ type: 'wrap', inner: { type: 'y', n: 1 } })).toBe(false);
+    expect(check({ type: 'b', y: 2 })).toBe(true);
+    expect(check({ type: 'a', x: 's' })).toBe(true);
+  });
 });

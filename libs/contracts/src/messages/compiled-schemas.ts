@@ -91,6 +91,7 @@ const ajv = new Ajv2020({
   strict: false,
   discriminator: true,
   unicodeRegExp: false,
+  inlineRefs: false,
 });
 
 /** The compiled check of `schema`, or undefined when it has parts JSON Schema cannot say exactly. */
@@ -121,23 +122,35 @@ function patternsDecide(json: JsonNode): boolean {
 
 /**
  * A discriminated union's `oneOf`, where every branch requires one property to be a distinct
- * constant, gets Ajv's `discriminator`: the branch is picked by that value, not found by trying all.
+ * constant, gets Ajv's `discriminator`: the branch is picked by that value, not found by trying
+ * all. Its branches move to `$defs` (compiled as functions of their own, `inlineRefs: false`): one
+ * function holding a whole topic's union is too big for V8 to optimise, and ran 4 to 7 times slower.
  */
 function addDiscriminators(json: JsonNode): void {
-  eachNode(json, (n) => {
+  const defs = (json['$defs'] as JsonNode | undefined) ?? {};
+  let next = 0;
+  const visit = (n: JsonNode): boolean => {
     const branches = n['oneOf'];
-    if (!Array.isArray(branches) || branches.length < 2) return true;
-    const tag = discriminatingProperty(branches as JsonNode[]);
-    if (tag) {
-      n['discriminator'] = { propertyName: tag };
-      n['type'] ??= 'object';
-      n['required'] = [...new Set([...((n['required'] as string[] | undefined) ?? []), tag])];
-    }
+    const tag = Array.isArray(branches) && discriminatingProperty(branches as JsonNode[]);
+    if (!tag) return true;
+    n['discriminator'] = { propertyName: tag };
+    n['type'] ??= 'object';
+    n['required'] = [...new Set([...((n['required'] as string[] | undefined) ?? []), tag])];
+    n['oneOf'] = (branches as JsonNode[]).map((b) => {
+      while (`branch${next}` in defs) next++;
+      const name = `branch${next}`;
+      defs[name] = b;
+      eachNode(b, visit);
+      return { $ref: `#/$defs/${name}` };
+    });
     return true;
-  });
+  };
+  eachNode(json, visit);
+  if (Object.keys(defs).length) json['$defs'] = defs;
 }
 
 function discriminatingProperty(branches: JsonNode[]): string | undefined {
+  if (branches.length < 2) return undefined;
   const first = branches[0]?.['properties'] as Record<string, JsonNode> | undefined;
   for (const name of Object.keys(first ?? {})) {
     const values = branches.map((b) => {
