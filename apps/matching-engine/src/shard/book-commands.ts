@@ -34,6 +34,9 @@ export interface CommandOutput {
   replayed?: boolean;
 }
 
+/** What a replayed input answers: nobody (its reply went out with its events before the commit). */
+const REPLAYED: ShardReply = { ok: true, result: undefined };
+
 /**
  * The symbol's book in this partition, created from the market on first use, in the status the
  * market first had: every later change is a `market.status` command on this log, applied to the
@@ -90,7 +93,7 @@ export function applyBookCommand(
         stp: BookStpMode[cmd.selfTradePreventionMode],
         clientOrderId: cmd.clientOrderId,
       });
-      reply = placeReply(sb, id, cmd, markets);
+      reply = replayed ? REPLAYED : placeReply(sb, id, cmd, markets);
       break;
     }
     case 'order.cancel': {

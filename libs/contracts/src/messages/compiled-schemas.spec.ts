@@ -221,11 +221,11 @@ describe('compiled topic schemas', () => {
       z.object({ a: z.string() }).passthrough(),
       z.object({ a: z.date() }),
       z.tuple([z.string()], z.number()),
+      z.record(z.enum(['a', 'b']), z.number()),
+      z.object({ a: z.literal(undefined) }),
     ];
-    for (const s of inexact) {
-      expect(inexactPart(s)).toEqual(expect.any(String));
-      expect(compileSchema(s)).toBeUndefined();
-    }
+    for (const s of inexact) expect(compileSchema(s)).toBeUndefined();
+    for (const s of inexact.slice(0, -1)) expect(inexactPart(s)).toEqual(expect.any(String));
     expect(compileSchema(z.object({ a: z.string() }).strict())).toBeInstanceOf(Function);
   });
 

@@ -68,6 +68,9 @@ export function inexactPart(
     } else if (!CHECKS.has(cd.check)) return `${path}: check ${cd.check}`;
   }
   if (d.catchall && defOf(d.catchall).type !== 'never') return `${path}: catchall`;
+  // zod 4 requires every key of an enum-keyed record; only plain string keys say the same in JSON.
+  if (d.keyType && (defOf(d.keyType).type !== 'string' || defOf(d.keyType).checks?.length))
+    return `${path}: record keys`;
   if (d.rest) return `${path}: tuple rest`;
   const children: [string, z.ZodType | undefined][] = [
     ...Object.entries(d.shape ?? {}),
@@ -99,10 +102,16 @@ export function compileSchema(schema: z.ZodType): CompiledCheck | undefined {
   if (inexactPart(schema)) return undefined;
   // Output mode: objects that strip unknown keys get `additionalProperties: false`, so a value
   // with one is left to the parse (whose copy drops it).
-  const json = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'throw' }) as Record<string, unknown>;
-  if (!patternsDecide(json)) return undefined;
-  addDiscriminators(json);
-  const validate: ValidateFunction = ajv.compile(json);
+  let validate: ValidateFunction;
+  try {
+    const json = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'throw' }) as JsonNode;
+    if (!patternsDecide(json)) return undefined;
+    addDiscriminators(json);
+    validate = ajv.compile(json);
+  } catch {
+    // A part zod cannot put in JSON Schema (an undefined literal, say) or Ajv cannot compile.
+    return undefined;
+  }
   return (value) => validate(value);
 }
 
