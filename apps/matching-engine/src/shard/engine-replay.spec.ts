@@ -73,7 +73,10 @@ describe('EngineShard replay of inputs the group had committed', () => {
       const b = quiet.apply(at(i), command(i));
       expect(a?.replayed).toBe(false);
       expect(b).toMatchObject({ events: [], replayed: true });
-      expect(b!.reply).toEqual(a!.reply);
+      // A placed order's answer is not built either (the first owner published it before the
+      // commit); a cancel's or amend's is the same as the first run's.
+      if (command(i).type === 'order.place') expect(b!.reply).toEqual({ ok: true, result: undefined });
+      else expect(b!.reply).toEqual(a!.reply);
     }
     expect(full.book('BTCUSDT')!.seq).toBeGreaterThan(0);
     expect(Buffer.from(quiet.book('BTCUSDT')!.snapshot())).toEqual(
