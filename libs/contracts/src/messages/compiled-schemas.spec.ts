@@ -196,6 +196,23 @@ describe('compiled topic schemas', () => {
     },
   );
 
+  it('compileMessageChecks compiles every topic once, and parses then compile nothing more', () => {
+    jest.isolateModules(() => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const Ajv = (require('ajv/dist/2020') as { default: { prototype: { compile: () => unknown } } })
+        .default;
+      const compile = jest.spyOn(Ajv.prototype, 'compile');
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const t = require('./topics') as typeof import('./topics');
+      t.compileMessageChecks();
+      expect(compile).toHaveBeenCalledTimes(topics.length);
+      t.compileMessageChecks();
+      expect(() => t.parseMessage('clock', { id: 'k', v: 1, time: 1, type: 'clock.tick' })).not.toThrow();
+      expect(compile).toHaveBeenCalledTimes(topics.length);
+      compile.mockRestore();
+    });
+  });
+
   it('counts lengths in code points and runs patterns without the u flag, as zod does', () => {
     const check = compileSchema(z.object({ id: z.string().max(36), s: z.string().regex(/^[a-z]$/) }))!;
     // 36 emoji are 72 UTF-16 units but 36 code points: within zod's 36; 37 are not.

@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { compileMessageChecks } from '@perp/contracts';
 import { loadAppConfig } from '../config/app-config';
 import { createHttpApp } from './create-http-app';
 
@@ -16,6 +17,8 @@ export async function bootstrap(
     process.stderr.write(`${name}: ${(e as Error).message}\n`);
     process.exit(1);
   }
+  // Before any module joins a consumer group (see compileMessageChecks).
+  compileMessageChecks();
   const app = await createHttpApp(rootModule, config, name);
   await app.listen(config.PORT, config.HOST);
   new Logger(name).log(`listening on ${await app.getUrl()} (chain ${config.CHAIN}, bus ${config.BUS})`);
