@@ -1,3 +1,4 @@
+export * from './cpu-profile';
 export * from './eventually';
 export * from './free-port';
 export * from './exchange-process';

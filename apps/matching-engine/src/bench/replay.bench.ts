@@ -13,7 +13,8 @@
  * applies the same N parsed commands to a restored partition with EngineShard.apply alone (no bus,
  * no parsing, no publishing): the shard's ceiling. Rates are per wall second and per CPU second of
  * this process (a shared machine's wall time counts other work too). Output, last line: one JSON
- * object. Figures are reported, never enforced.
+ * object. Figures are reported, never enforced. `BENCH_CPU_PROF=DIR` writes a CPU profile of each
+ * replay row alone (`profiledRow`).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -25,6 +26,7 @@ import { MarketRegistry } from '@perp/domain';
 import { MarketsProjection } from '@perp/infrastructure';
 import { Readiness } from '@perp/runtime';
 import type { ShardSnapshotRepository } from '@perp/persistence';
+import { profiledRow } from '@perp/testing';
 import { EngineCommandsConsumer } from '../engine-commands.consumer';
 import { MarketAdmin } from '../markets/market-admin';
 import { EngineShard, type OrderCommand } from '../shard/engine-shard';
@@ -140,9 +142,11 @@ async function main(): Promise<void> {
   const c0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   const second = consumer();
-  second.onModuleInit();
-  await second.onApplicationBootstrap();
-  await until(second, BigInt(published[WARM + N - 1]!.offset));
+  await profiledRow('engine-replay', async () => {
+    second.onModuleInit();
+    await second.onApplicationBootstrap();
+    await until(second, BigInt(published[WARM + N - 1]!.offset));
+  });
   const replaySeconds = Number(process.hrtime.bigint() - t0) / 1e9;
   const replayCpu = cpuSeconds(c0);
   await second.onModuleDestroy();
@@ -153,9 +157,11 @@ async function main(): Promise<void> {
   const c2 = process.cpuUsage();
   const t2 = process.hrtime.bigint();
   const third = consumer();
-  third.onModuleInit();
-  await third.onApplicationBootstrap();
-  await until(third, BigInt(published[WARM + N - 1]!.offset));
+  await profiledRow('engine-committed-replay', async () => {
+    third.onModuleInit();
+    await third.onApplicationBootstrap();
+    await until(third, BigInt(published[WARM + N - 1]!.offset));
+  });
   const committedSeconds = Number(process.hrtime.bigint() - t2) / 1e9;
   const committedCpu = cpuSeconds(c2);
   await third.onModuleDestroy();

@@ -17,7 +17,8 @@
  * of this process. The baseline runs once more under V8's sampling heap profiler (objects the
  * collections reclaim counted too) for the bytes it allocates per input: a figure the shared
  * machine's speed does not move, where its rates differ by a third from run to run. Output, last
- * line: one JSON object. Figures are reported, never enforced.
+ * line: one JSON object. Figures are reported, never enforced. `BENCH_CPU_PROF=DIR` writes a CPU
+ * profile of each replay row alone (`profiledRow`).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Session } from 'node:inspector';
@@ -30,6 +31,7 @@ import { MarketRegistry } from '@perp/domain';
 import { MarketsProjection } from '@perp/infrastructure';
 import { Readiness } from '@perp/runtime';
 import type { ShardSnapshotRepository } from '@perp/persistence';
+import { profiledRow } from '@perp/testing';
 import { RiskCommandsConsumer } from '../risk-commands.consumer';
 import { ALICE, BOB, command, deposit, MemorySnapshots, T0 } from './trading-stream';
 import { applyRiskCommand } from '../shard/handlers';
@@ -92,9 +94,11 @@ async function main(): Promise<void> {
   const c0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   const second = consumer();
-  second.onModuleInit();
-  await second.onApplicationBootstrap();
-  await until(second, last);
+  await profiledRow('risk-replay', async () => {
+    second.onModuleInit();
+    await second.onApplicationBootstrap();
+    await until(second, last);
+  });
   const replaySeconds = Number(process.hrtime.bigint() - t0) / 1e9;
   const replayCpu = cpuSeconds(c0);
   const expected = second.shard.book(partition)!.balances(ALICE).walletBalance.toFixed();
@@ -105,9 +109,11 @@ async function main(): Promise<void> {
   const c1 = process.cpuUsage();
   const t1 = process.hrtime.bigint();
   const third = consumer();
-  third.onModuleInit();
-  await third.onApplicationBootstrap();
-  await until(third, last);
+  await profiledRow('risk-committed-replay', async () => {
+    third.onModuleInit();
+    await third.onApplicationBootstrap();
+    await until(third, last);
+  });
   const committedSeconds = Number(process.hrtime.bigint() - t1) / 1e9;
   const committedCpu = cpuSeconds(c1);
   const got = third.shard.book(partition)!.balances(ALICE).walletBalance.toFixed();
