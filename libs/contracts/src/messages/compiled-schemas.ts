@@ -1,4 +1,4 @@
-import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
+import Ajv2020 from 'ajv/dist/2020';
 import { z } from 'zod';
 
 /**
@@ -102,17 +102,15 @@ export function compileSchema(schema: z.ZodType): CompiledCheck | undefined {
   if (inexactPart(schema)) return undefined;
   // Output mode: objects that strip unknown keys get `additionalProperties: false`, so a value
   // with one is left to the parse (whose copy drops it).
-  let validate: ValidateFunction;
   try {
     const json = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'throw' }) as JsonNode;
     if (!patternsDecide(json)) return undefined;
     addDiscriminators(json);
-    validate = ajv.compile(json);
+    return ajv.compile(json);
   } catch {
     // A part zod cannot put in JSON Schema (an undefined literal, say) or Ajv cannot compile.
     return undefined;
   }
-  return (value) => validate(value);
 }
 
 type JsonNode = Record<string, unknown>;
@@ -170,4 +168,19 @@ function discriminatingProperty(branches: JsonNode[]): string | undefined {
     if (values.every((v) => v !== undefined) && new Set(values).size === values.length) return name;
   }
   return undefined;
+}
+
+/** Equal as plain data: same own string keys (an undefined value counts), same values. */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (const k of ka) {
+    if (!Object.prototype.hasOwnProperty.call(b, k)) return false;
+    if (!sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  }
+  return true;
 }

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { clockTick } from './algo-orders';
-import { type CompiledCheck, compileSchema } from './compiled-schemas';
+import { type CompiledCheck, compileSchema, sameJson } from './compiled-schemas';
 import { engineCommand, reply, riskCommand } from './commands';
 import { accountEvent, engineEvent, fundingEvent, marketState, priceEvent } from './events';
 
@@ -187,19 +187,4 @@ function checkInProcess(topic: TopicId, value: object): void {
         `another value than after Kafka or a restart): ${JSON.stringify(value)} vs ${JSON.stringify(parsed.data)}`,
     );
   deepFreeze(value);
-}
-
-/** Equal as plain data: same own string keys (an undefined value counts), same values. */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  for (const k of ka) {
-    if (!Object.prototype.hasOwnProperty.call(b, k)) return false;
-    if (!sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
-  }
-  return true;
 }
