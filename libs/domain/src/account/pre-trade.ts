@@ -1,8 +1,7 @@
-import type BigNumber from 'bignumber.js';
 import type { Market } from '../markets/market';
 import { orderLimits } from '../markets/order-limits';
 import { parsedOnce } from '../markets/parsed-once';
-import { isAboveZero, isBelowZero, Money } from '../money/money';
+import { isAboveZero, isBelowZero, Money, type MoneyValue } from '../money/money';
 import type { Account, MarkPrices } from './account';
 import { effectiveLeverage, orderMargin } from './margin';
 import { referencePriceSource, sideSign, type AccountOrder, type OrderType, type Side } from './order';
@@ -53,16 +52,12 @@ const orderBounds = parsedOnce((market: Market) => {
 });
 
 /** floor(x / lot) x lot. */
-export function floorToLot(x: Money, lotSize: BigNumber.Value): Money {
+export function floorToLot(x: Money, lotSize: MoneyValue): Money {
   return x.idiv(lotSize).times(lotSize);
 }
 
 /** quoteOrderQty to base quantity: floor(quoteOrderQty / refPrice / lot) x lot, exactly. */
-export function quantityFromQuote(
-  quoteOrderQty: Money,
-  referencePrice: Money,
-  lotSize: BigNumber.Value,
-): Money {
+export function quantityFromQuote(quoteOrderQty: Money, referencePrice: Money, lotSize: MoneyValue): Money {
   return quoteOrderQty.idiv(referencePrice.times(lotSize)).times(lotSize);
 }
 

@@ -1,33 +1,21 @@
-import type BigNumber from 'bignumber.js';
-import { isAboveZero, isBelowZero, Money } from '../money/money';
+import { isAboveZero, isBelowZero, Money, type MoneyValue } from '../money/money';
 
 /** Scale of settled amounts (commission, funding, margin, the cost released on a partial close). */
 export const SETTLEMENT_DECIMALS = 8;
 
 export type RoundingMode = 'down' | 'up' | 'half-even';
 
-/** A Money constructor dividing at `dp` places in one rounding mode (bignumber.js rounds exactly). */
-const dividers = new Map<string, typeof Money>();
 const MODES = { down: Money.ROUND_DOWN, up: Money.ROUND_UP, 'half-even': Money.ROUND_HALF_EVEN } as const;
-function dividerOf(dp: number, mode: RoundingMode): typeof Money {
-  const key = `${dp} ${mode}`;
-  let d = dividers.get(key);
-  if (d === undefined)
-    dividers.set(key, (d = Money.clone({ DECIMAL_PLACES: dp, ROUNDING_MODE: MODES[mode] })));
-  return d;
-}
 
 /**
- * a / b rounded to `dp` decimals, exactly: bignumber.js's division rounds on the remainder, not on
- * a truncated quotient, so a quotient that does not terminate within Money's 18 places still
- * rounds the right way. Both operands must be non-negative, b positive.
+ * a / b rounded to `dp` decimals, exactly: the division rounds on the remainder, not on a truncated
+ * quotient, so a quotient that does not terminate within Money's 18 places still rounds the right
+ * way. Both operands must be non-negative, b positive.
  */
-export function divide(a: Money, b: BigNumber.Value, dp: number, mode: RoundingMode): Money {
-  const Divider = dividerOf(dp, mode);
-  const divisor = new Divider(b);
+export function divide(a: Money, b: MoneyValue, dp: number, mode: RoundingMode): Money {
+  const divisor = Money.of(b);
   if (isBelowZero(a) || !isAboveZero(divisor)) throw new Error('divide: a >= 0 and b > 0 expected');
-  // Back to Money: a value of the divider's constructor would round later arithmetic at `dp`.
-  return new Money(new Divider(a).div(divisor));
+  return a.dividedToPlaces(divisor, dp, MODES[mode]);
 }
 
 /** x x num / den rounded to `dp` decimals (a pro-rata share), for x, num >= 0 and den > 0. */

@@ -1,16 +1,15 @@
-import BigNumber from 'bignumber.js';
+import { Decimal, type DecimalValue } from './decimal';
 
 /**
- * The one configured decimal type for money (balances, margin, PnL, fees, funding).
- * 18 decimal places is below any asset's precision, so division never loses a unit that matters;
- * results are rounded explicitly at the edge with the market's or asset's scale.
+ * The one decimal type for money (balances, margin, PnL, fees, funding): exact sums and products,
+ * division to 18 decimal places (below any asset's precision, so it never loses a unit that
+ * matters); results are rounded explicitly at the edge with the market's or asset's scale.
  */
-export const Money = BigNumber.clone({
-  DECIMAL_PLACES: 18,
-  ROUNDING_MODE: BigNumber.ROUND_DOWN,
-  EXPONENTIAL_AT: [-40, 60],
-});
-export type Money = BigNumber;
+export const Money = Decimal;
+export type Money = Decimal;
+/** What Money's methods take: a Money, a decimal text or a number. */
+export type MoneyValue = DecimalValue;
+export type { RoundingModeNumber } from './decimal';
 
 /**
  * x > 0 and x < 0 by sign, where `x.gt(0)` builds a Money of the 0 for the comparison (bignumber.js

@@ -1,15 +1,15 @@
-import BigNumber from 'bignumber.js';
+import { Money } from '../../money/money';
 
 /**
  * JSON of a value with every Money as its plain decimal string, so results of two books compare
- * by value (BigNumber's own toJSON may switch to exponent notation).
+ * by value (Money's own toJSON may switch to exponent notation).
  */
 export function moneyJson(value: unknown): string {
   return JSON.stringify(plain(value));
 }
 
 function plain(value: unknown): unknown {
-  if (BigNumber.isBigNumber(value)) return value.toFixed();
+  if (value instanceof Money) return value.toFixed();
   if (Array.isArray(value)) return value.map(plain);
   if (value instanceof Map) return [...value].map(plain);
   if (typeof value === 'object' && value !== null)
