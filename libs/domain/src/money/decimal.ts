@@ -172,8 +172,12 @@ export class Decimal {
     this.scale = e;
   }
 
+  /** v as a Decimal: itself when it is one, a shared value for small integers (`x.gt(0)`). */
   static of(v: DecimalValue): Decimal {
-    return v instanceof Decimal ? v : new Decimal(v);
+    if (v instanceof Decimal) return v;
+    if (typeof v === 'number' && v >= -SMALL && v <= SMALL && Number.isInteger(v) && !Object.is(v, -0))
+      return SMALL_INTEGERS[v + SMALL]!;
+    return new Decimal(v);
   }
 
   static isDecimal(v: unknown): v is Decimal {
@@ -373,6 +377,13 @@ export class Decimal {
     return `${mantissa}e${exponent < 0 ? '' : '+'}${exponent}`;
   }
 }
+
+/** Decimal.of's shared values of -SMALL to SMALL. */
+const SMALL = 100;
+const SMALL_INTEGERS = Array.from({ length: 2 * SMALL + 1 }, (_, i) => {
+  const n = i - SMALL;
+  return new Decimal(RAW, n < 0 ? -1 : 1, BigInt(Math.abs(n)), 0);
+});
 
 const NAN = new Decimal(RAW, NaN, -1n, 0);
 const INFINITY = new Decimal(RAW, 1, -1n, 0);
