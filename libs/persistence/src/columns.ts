@@ -7,7 +7,7 @@ export function isDecimalString(value: unknown): value is string {
   return typeof value === 'string' && DECIMAL.test(value);
 }
 
-/** Anything with an exact plain-notation rendering, e.g. a bignumber.js value (`toFixed()`). */
+/** Anything with an exact plain-notation rendering, e.g. a Money (`toFixed()`). */
 export interface DecimalLike {
   toFixed(): string;
 }

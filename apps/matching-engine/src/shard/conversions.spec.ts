@@ -2,7 +2,7 @@ import { Money, mulberry32 } from '@perp/domain';
 import { fromSteps, toSteps } from './conversions';
 
 describe('fromSteps', () => {
-  it('formats steps exactly as bignumber.js does, on and off its integer path', () => {
+  it('formats steps exactly as Money does, on and off its integer path', () => {
     const cases: [number, string, number][] = [
       [0, '0.1', 1],
       [5, '0.1', 1],
@@ -13,9 +13,9 @@ describe('fromSteps', () => {
       [3, '0.001', 3],
       [-1_234_567, '0.00001', 5],
       [12, '0.25', 2],
-      // Fewer decimals than the step has: rounded by bignumber.js.
+      // Fewer decimals than the step has: rounded by Money.
       [3, '0.05', 1],
-      // Beyond 2^53: bignumber.js.
+      // Beyond 2^53: Money.
       [2 ** 52, '0.1', 1],
       [9, '1e-3', 3],
     ];
@@ -36,7 +36,7 @@ describe('fromSteps', () => {
 });
 
 describe('toSteps', () => {
-  it('gives what bignumber.js gives, on and off its integer path', () => {
+  it('gives what Money gives, on and off its integer path', () => {
     const cases: [string, string][] = [
       ['50000.5', '0.1'],
       ['50000', '0.1'],

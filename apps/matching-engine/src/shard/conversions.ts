@@ -18,7 +18,7 @@ function partsOf(step: string): { units: number; scale: number } | undefined {
 /**
  * A decimal string in steps; a value off the step grid gives a fraction, which the book refuses.
  * Plain decimals with no more places than the step take an exact integer path (every order of a
- * replay converts two); anything else goes through bignumber.js.
+ * replay converts two); anything else goes through Money.
  */
 export function toSteps(value: string, step: string): number {
   const parts = partsOf(step);
@@ -34,7 +34,7 @@ export function toSteps(value: string, step: string): number {
 /**
  * Steps as a decimal string with the market's precision (prices and quantities on the wire).
  * Every event of a replay formats several: exact integer arithmetic when the product is a safe
- * integer and needs no rounding, bignumber.js otherwise (same result either way).
+ * integer and needs no rounding, Money otherwise (same result either way).
  */
 export function fromSteps(steps: number, step: string, decimals: number): string {
   const parts = partsOf(step);

@@ -1,4 +1,4 @@
-import { decimal, decimalsOf, fixedText, isAboveZero, isBelowZero, Money, parseDecimal } from './money';
+import { decimal, decimalsOf, isAboveZero, isBelowZero, Money, parseDecimal } from './money';
 
 describe('Money', () => {
   it('adds without float error', () => {
@@ -73,17 +73,6 @@ describe('isAboveZero and isBelowZero', () => {
       const x = new Money(v);
       expect(isAboveZero(x)).toBe(x.gt(0));
       expect(isBelowZero(x)).toBe(x.lt(0));
-    },
-  );
-});
-
-describe('fixedText', () => {
-  it.each(['99999997.504', '-0.000000000000000001', '0', '123456789012345678901234567890.5'])(
-    'is toFixed() of %s, also when asked again',
-    (v) => {
-      const m = new Money(v).plus(0);
-      expect(fixedText(m)).toBe(m.toFixed());
-      expect(fixedText(m)).toBe(m.toFixed());
     },
   );
 });

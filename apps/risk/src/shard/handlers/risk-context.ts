@@ -7,7 +7,6 @@ import {
   type RiskCommand,
 } from '@perp/contracts';
 import {
-  fixedText,
   type Market,
   type MarketRegistry,
   type Money,
@@ -147,8 +146,8 @@ export function balanceEvent(ctx: RiskContext, user: string): void {
     type: 'balance',
     user,
     asset: 'USDT',
-    walletBalance: fixedText(a.walletBalance),
-    frozen: fixedText(a.frozenMargin()),
+    walletBalance: a.walletBalance.toFixed(),
+    frozen: a.frozenMargin().toFixed(),
   });
 }
 
