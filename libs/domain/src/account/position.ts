@@ -47,19 +47,9 @@ export interface PositionTradeEffect {
   addedMargin: Money;
 }
 
-/** Each position's entry price as of the size and cost it was divided from. */
-const entryPrices = new WeakMap<AccountPosition, { size: Money; cost: Money; price: Money }>();
-
-/**
- * cost / |size|, divided once per position state: a fill's events, margin checks and account views
- * each ask for it, and a division is the dearest bignumber.js operation (about a microsecond).
- */
+/** cost / |size|: the average price the position was entered at. */
 export function entryPrice(p: AccountPosition): Money {
-  const kept = entryPrices.get(p);
-  if (kept !== undefined && kept.size === p.size && kept.cost === p.cost) return kept.price;
-  const price = p.cost.div(p.size.abs());
-  entryPrices.set(p, { size: p.size, cost: p.cost, price });
-  return price;
+  return p.cost.div(p.size.abs());
 }
 
 export function positionNotional(p: AccountPosition, markPrice: Money): Money {
