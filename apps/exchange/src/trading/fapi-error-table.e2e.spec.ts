@@ -144,6 +144,7 @@ describe('FAPI error tables, row by row', () => {
     ['timestamp 61 s old', 400, -1021, () => req(t, 'v2/account', { timestamp: Date.now() - 61_000 })],
     ['timestamp 61 s ahead', 400, -1021, () => req(t, 'v2/account', { timestamp: Date.now() + 61_000 })],
     ['unparseable quantity', 400, -1100, () => order(t, { quantity: '1e-3x' })],
+    ['price of 1,500 digits', 400, -1100, () => order(t, { price: '6'.repeat(1_500) })],
     ['bad client order id characters', 400, -1100, () => order(t, { newClientOrderId: 'no spaces' })],
     ['unparseable orderId', 400, -1100, () => req(t, 'v1/order', { params: { symbol: BTC, orderId: 'x' } })],
     ['missing symbol', 400, -1102, () => post(t, 'v1/order', { side: 'BUY', type: 'MARKET', quantity: '1' })],

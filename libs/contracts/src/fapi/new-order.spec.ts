@@ -47,6 +47,7 @@ describe('parseNewOrder', () => {
     ['unparseable quantity', { ...base, quantity: 'abc' }, -1100],
     ['exponent quantity', { ...base, quantity: '1e3' }, -1100],
     ['unparseable price', { ...base, price: '５０' }, -1100],
+    ['price of 1,001 digits', { ...base, price: '1'.repeat(1_001) }, -1100],
     ['bad clientOrderId chars', { ...base, newClientOrderId: 'a b' }, -1100],
     ['clientOrderId of 37 chars', { ...base, newClientOrderId: 'x'.repeat(37) }, -1100],
     ['unknown side', { ...base, side: 'HOLD' }, -1130],

@@ -1,4 +1,4 @@
-import { Money, parseDecimal } from '@perp/domain';
+import { MAX_DECIMAL_TEXT, Money, parseDecimal } from '@perp/domain';
 import { z } from 'zod';
 import { FapiError } from '../errors/exceptions';
 import type { FapiErrorName } from '../errors/fapi-errors';
@@ -114,10 +114,11 @@ const illegal = (extra = '') =>
 const symbol = (description = 'Symbol, any alias (BTCUSDT, BTC-USD, btc_usdt)') =>
   z.string().meta({ description, examples: ['BTCUSDT'] });
 
-/** A decimal (unparseable -1100) as Money. */
+/** A decimal (unparseable -1100, and so is one longer than parseDecimal reads) as Money. */
 const decimal = (description: string) =>
   z
     .string()
+    .max(MAX_DECIMAL_TEXT, illegal("; legal range is '^([0-9]{1,20})(\\.[0-9]{1,20})?$'"))
     .regex(DECIMAL_TEXT, illegal("; legal range is '^([0-9]{1,20})(\\.[0-9]{1,20})?$'"))
     .transform((v) => parseDecimal(v) as Money)
     .meta({ description, examples: ['0.01'] });

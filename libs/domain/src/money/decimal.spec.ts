@@ -173,6 +173,16 @@ describe('Decimal against bignumber.js', () => {
     expect(new Decimal('1.10').times('2.00').toFixed()).toBe('2.2');
   });
 
+  it('reads exponents up to 10,000 exactly, and beyond as bignumber.js does beyond 1e9', () => {
+    for (const t of ['1e500', '-2.5e-600', '7e10000', '3e-9999'])
+      expect(new Decimal(t).times('1.5').valueOf()).toBe(new Ref(t).times('1.5').valueOf());
+    // A few characters must not ask for billions of digits.
+    expect(new Decimal('1e999999999').toString()).toBe('Infinity');
+    expect(new Decimal('-1e10001').toString()).toBe('-Infinity');
+    expect(new Decimal('-1e-999999999').valueOf()).toBe('-0');
+    expect(new Decimal('0e999999999').valueOf()).toBe('0');
+  });
+
   it('refuses rounding modes and places out of range', () => {
     expect(() => new Decimal(1).decimalPlaces(2, 9 as RoundingModeNumber)).toThrow(/rounding mode/);
     expect(() => new Decimal(1).toFixed(-1)).toThrow(/decimal places/);

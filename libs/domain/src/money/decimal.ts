@@ -30,8 +30,18 @@ const DEFAULT_ROUNDING: RoundingModeNumber = ROUND_DOWN;
 const EXP_NEG = -40;
 const EXP_POS = 60;
 
+/**
+ * Decimal exponents beyond this magnitude in a text make ±Infinity or a signed zero (bignumber.js
+ * does so beyond 1e9): a magnitude is a BigInt of all its digits, and a few characters ('1e999999999')
+ * must not ask for a billion of them.
+ */
+const MAX_EXPONENT = 10_000;
+
+/** Powers of ten kept; larger ones (rare) are computed each time. */
+const KEPT_POWERS = 400;
 const POWERS: bigint[] = [1n];
 function pow10(n: number): bigint {
+  if (n >= KEPT_POWERS) return 10n ** BigInt(n);
   let p = POWERS[n];
   if (p === undefined) {
     for (let i = POWERS.length; i <= n; i++) POWERS.push(POWERS[i - 1]! * 10n);
@@ -424,17 +434,17 @@ function fromString(text: string): [number, bigint, number] {
   const intPart = dot < 0 ? body : body.slice(0, dot);
   const fraction = dot < 0 ? '' : body.slice(dot + 1);
   let digits = BigInt(intPart + fraction || '0');
-  let scale = fraction.length - (m[2] === undefined ? 0 : Number(m[2]));
+  if (digits === 0n) return [sign, 0n, 0];
+  const exponent = m[2] === undefined ? 0 : Number(m[2]);
+  if (Math.abs(exponent) > MAX_EXPONENT) return exponent > 0 ? [sign, -1n, 0] : [sign, 0n, 0];
+  let scale = fraction.length - exponent;
   if (scale < 0) {
     digits *= pow10(-scale);
     scale = 0;
   }
-  if (digits === 0n) scale = 0;
-  else {
-    while (scale > 0 && digits % 10n === 0n) {
-      digits /= 10n;
-      scale--;
-    }
+  while (scale > 0 && digits % 10n === 0n) {
+    digits /= 10n;
+    scale--;
   }
   return [sign, digits, scale];
 }

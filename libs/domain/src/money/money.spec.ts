@@ -1,4 +1,12 @@
-import { decimal, decimalsOf, isAboveZero, isBelowZero, Money, parseDecimal } from './money';
+import {
+  decimal,
+  decimalsOf,
+  isAboveZero,
+  MAX_DECIMAL_TEXT,
+  isBelowZero,
+  Money,
+  parseDecimal,
+} from './money';
 
 describe('Money', () => {
   it('adds without float error', () => {
@@ -34,6 +42,12 @@ describe('parseDecimal', () => {
   it('accepts finite JSON numbers', () => {
     expect(parseDecimal(2.5)?.toString()).toBe('2.5');
     expect(parseDecimal(Number.NaN)).toBeUndefined();
+  });
+  it('reads texts up to MAX_DECIMAL_TEXT characters, and refuses longer ones at once', () => {
+    expect(parseDecimal(`0.${'1'.repeat(MAX_DECIMAL_TEXT - 2)}`)?.decimalPlaces()).toBe(MAX_DECIMAL_TEXT - 2);
+    expect(parseDecimal('1'.repeat(MAX_DECIMAL_TEXT + 1))).toBeUndefined();
+    // A client's megabyte of digits: refused by its length, not read (a BigInt that long takes 0.25 s).
+    expect(parseDecimal('7'.repeat(1_000_000))).toBeUndefined();
   });
 });
 
