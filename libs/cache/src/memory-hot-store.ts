@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import BigNumber from 'bignumber.js';
+import { Money } from '@perp/domain';
 import {
   assertAmount,
   assertDecimal,
@@ -18,8 +18,6 @@ import {
 type Entry =
   | { kind: 'string'; value: string; expiresAt?: number; v: number }
   | { kind: 'hash'; value: Map<string, string>; expiresAt?: number; v: number };
-
-const Decimal = BigNumber.clone({ EXPONENTIAL_AT: 1e9 });
 
 export interface MemoryHotStoreOptions {
   /** How often expired keys are swept (they are also dropped when touched). Default 10 s. */
@@ -184,7 +182,7 @@ export class MemoryHotStore implements HotStore {
     assertDecimal(delta);
     const current = this.hashEntry(key)?.value.get(field) ?? '0';
     assertDecimal(current, 'hash value');
-    const sum = new Decimal(current).plus(new Decimal(delta)).toFixed();
+    const sum = new Money(current).plus(delta).toFixed();
     const entry = this.hashEntry(key, true)!;
     entry.value.set(field, sum);
     entry.v = ++this.writes;
