@@ -87,6 +87,8 @@ describe('parseNativeOrder', () => {
     ['zero quantity', { ...limit, quantity: '0' }, 'INVALID_AMOUNT', 400],
     ['missing quantity', { ...limit, quantity: undefined }, 'INVALID_AMOUNT', 400],
     ['quantity with exponent', { ...limit, quantity: '1e3' }, 'INVALID_AMOUNT', 400],
+    ['quantity of 1,001 digits', { ...limit, quantity: '1'.repeat(1_001) }, 'INVALID_AMOUNT', 400],
+    ['price of 1,001 digits', { ...limit, price: '1'.repeat(1_001) }, 'INVALID_REQUEST', 400],
     ['limit without price', { ...limit, price: undefined }, 'PRICE_REQUIRED', 400],
     ['limit with empty price', { ...limit, price: '' }, 'PRICE_REQUIRED', 400],
     ['negative price', { ...limit, price: '-1' }, 'INVALID_REQUEST', 400],

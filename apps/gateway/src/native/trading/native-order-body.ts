@@ -8,7 +8,14 @@ import {
   parseNewOrder,
   type RawParams,
 } from '@perp/contracts';
-import { type Market, type MarketRegistry, Money, normalizeSymbol, parseDecimal } from '@perp/domain';
+import {
+  type Market,
+  type MarketRegistry,
+  MAX_DECIMAL_TEXT,
+  Money,
+  normalizeSymbol,
+  parseDecimal,
+} from '@perp/domain';
 import { z } from 'zod';
 import { NativeFields, nativeIssue } from '../../openapi/native-fields';
 import { newOrderCommand } from '../../fapi/orders/order-params';
@@ -54,12 +61,16 @@ const TIME_IN_FORCE: Record<string, NativeOrderInput['timeInForce']> = {
 
 /** A decimal given as a string (or a JSON number, read as its shortest decimal form). */
 const decimalValue = (code: NativeErrorCode, msg: string) =>
-  z.union([z.string(), z.number()], { error: nativeIssue(code, msg) }).transform((v, ctx) => {
-    const d = parseDecimal(v);
-    if (d) return d;
-    ctx.issues.push({ code: 'custom', input: v, message: nativeIssue(code, msg) });
-    return z.NEVER;
-  });
+  z
+    .union([z.string().max(MAX_DECIMAL_TEXT, nativeIssue(code, msg)), z.number()], {
+      error: nativeIssue(code, msg),
+    })
+    .transform((v, ctx) => {
+      const d = parseDecimal(v);
+      if (d) return d;
+      ctx.issues.push({ code: 'custom', input: v, message: nativeIssue(code, msg) });
+      return z.NEVER;
+    });
 
 /** One of `values` (keys, any case, surrounding spaces ignored); anything else is INVALID_REQUEST. */
 function caseless<T extends string>(name: string, values: Record<string, T>, description: string) {
