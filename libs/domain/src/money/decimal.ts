@@ -1,12 +1,14 @@
 /**
  * Exact decimals on BigInt: a sign, a magnitude and a scale (value = sign × digits / 10^scale).
+ * Why this module is long: it is one type, whose methods share its private helpers (rounding,
+ * alignment, the canonical form), and splitting it would only export those.
+ *
  * The methods, results and strings are bignumber.js's, configured as money was before this type
  * (18 decimal places for division, ROUND_DOWN by default, plain notation from 1e-39 to 1e59),
  * including its signed zero, NaN and ±Infinity; `decimal.spec.ts` checks every method against
  * bignumber.js. Why not bignumber.js itself: it copies every argument (a comparison allocates) and
  * keeps digits in arrays, and settlement spends most of its time and garbage there; BigInt sums
  * and products are several times cheaper. Not supported: non-decimal bases and prefixes ('0x1f').
- * Over 400 lines: one type whose methods share private helpers.
  */
 
 export type DecimalValue = string | number | Decimal;
