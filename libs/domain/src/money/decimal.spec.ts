@@ -158,13 +158,15 @@ describe('Decimal against bignumber.js', () => {
       fc.property(value, value, (a, b) => {
         const x = new Decimal(a);
         const y = new Decimal(b);
-        for (const r of [x.plus(y), x.minus(y), x.times(y), x.div(y), x.decimalPlaces(2, 4)])
+        const shifts = [x.shiftedBy(-3), x.shiftedBy(2), x.mod(y), x.idiv(y), x.integerValue(2)];
+        for (const r of [x.plus(y), x.minus(y), x.times(y), x.div(y), x.decimalPlaces(2, 4), ...shifts])
           if (r.isFinite()) expect(r).toEqual(new Decimal(r.valueOf()));
       }),
       RUNS,
     );
     expect(new Decimal('0.5').plus('0.5')).toEqual(new Decimal(1));
     expect(new Decimal('1').div(4)).toEqual(new Decimal('0.25'));
+    expect(new Decimal(100).shiftedBy(-2)).toEqual(new Decimal(1));
   });
 
   it('keeps exact products of long fractions', () => {

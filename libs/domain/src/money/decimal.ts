@@ -125,18 +125,6 @@ function checkPlaces(dp: number): number {
   return dp;
 }
 
-/** Digits without trailing zeros (as a string) and the scale left. */
-function stripped(digits: bigint, scale: number): [string, number] {
-  let text = digits.toString();
-  let end = text.length;
-  while (scale > 0 && end > 1 && text.charCodeAt(end - 1) === 48) {
-    end--;
-    scale--;
-  }
-  if (end < text.length) text = text.slice(0, end);
-  return [text, scale];
-}
-
 /** `digits` / 10^scale in plain notation, no sign. */
 function plain(text: string, scale: number): string {
   if (scale === 0) return text;
@@ -319,7 +307,7 @@ export class Decimal {
     if (this.digits <= 0n) return this;
     const scale = this.scale - k;
     return scale >= 0
-      ? new Decimal(RAW, this.sign, this.digits, scale)
+      ? canonical(this.sign, this.digits, scale) // 100 shifted by -2 is 1, not 1.00
       : new Decimal(RAW, this.sign, this.digits * pow10(-scale), 0);
   }
 
@@ -330,7 +318,7 @@ export class Decimal {
   decimalPlaces(dp?: number, rm?: RoundingModeNumber): Decimal | number | null {
     if (dp === undefined || dp === null) {
       if (this.digits < 0n) return null;
-      return stripped(this.digits, this.scale)[1];
+      return this.scale; // canonical: no trailing zero after the point
     }
     return roundTo(this, checkPlaces(dp), checkRounding(rm));
   }
@@ -346,8 +334,7 @@ export class Decimal {
     if (this.digits < 0n) return this.toString();
     const minus = this.sign < 0 && this.digits !== 0n ? '-' : '';
     if (dp === undefined || dp === null) {
-      const [text, scale] = stripped(this.digits, this.scale);
-      return minus + plain(text, scale);
+      return minus + plain(this.digits.toString(), this.scale);
     }
     const r = roundTo(this, checkPlaces(dp), checkRounding(rm));
     let text = r.digits.toString();
@@ -381,9 +368,9 @@ export class Decimal {
   /** The magnitude as toString writes it: exponent notation below 1e-39 and from 1e60. */
   private unsigned(): string {
     if (this.digits === 0n) return '0';
-    const [text, scale] = stripped(this.digits, this.scale);
-    const exponent = text.length - 1 - scale;
-    if (exponent > EXP_NEG && exponent < EXP_POS) return plain(text, scale);
+    const text = this.digits.toString();
+    const exponent = text.length - 1 - this.scale;
+    if (exponent > EXP_NEG && exponent < EXP_POS) return plain(text, this.scale);
     const significant = text.replace(/0+$/, '');
     const mantissa = significant.length > 1 ? `${significant[0]}.${significant.slice(1)}` : significant;
     return `${mantissa}e${exponent < 0 ? '' : '+'}${exponent}`;
