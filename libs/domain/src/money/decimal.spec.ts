@@ -105,13 +105,11 @@ describe('Decimal against bignumber.js', () => {
       fc.property(value, fc.integer({ min: -30, max: 30 }), (a, k) => {
         const x = new Decimal(a);
         const rx = new Ref(a);
-        expect([x.isZero(), x.isPositive(), x.isNegative(), x.isFinite(), x.isNaN(), x.isInteger()]).toEqual([
+        expect([x.isZero(), x.isPositive(), x.isNegative(), x.isFinite()]).toEqual([
           rx.isZero(),
           rx.isPositive(),
           rx.isNegative(),
           rx.isFinite(),
-          rx.isNaN(),
-          rx.isInteger(),
         ]);
         same(x.abs(), rx.abs());
         same(x.negated(), rx.negated());

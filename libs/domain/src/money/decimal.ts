@@ -180,10 +180,6 @@ export class Decimal {
     return new Decimal(v);
   }
 
-  static isDecimal(v: unknown): v is Decimal {
-    return v instanceof Decimal;
-  }
-
   static max(...values: DecimalValue[]): Decimal {
     return maxOrMin(values, 1);
   }
@@ -193,10 +189,6 @@ export class Decimal {
   }
 
   // ---- predicates ----
-
-  isNaN(): boolean {
-    return this.sign !== this.sign;
-  }
 
   isFinite(): boolean {
     return this.digits >= 0n;
@@ -213,10 +205,6 @@ export class Decimal {
 
   isNegative(): boolean {
     return this.sign < 0;
-  }
-
-  isInteger(): boolean {
-    return this.digits >= 0n && (this.scale === 0 || this.digits % pow10(this.scale) === 0n);
   }
 
   // ---- comparison ----
@@ -499,7 +487,7 @@ function divide(a: Decimal, b: Decimal, dp: number, rm: number): Decimal {
 }
 
 function roundTo(x: Decimal, dp: number, rm: number): Decimal {
-  if (x.digits <= 0n || x.scale <= dp) return x.digits === 0n ? new Decimal(RAW, x.sign, 0n, 0) : x;
+  if (x.digits <= 0n || x.scale <= dp) return x; // zeros, specials and values short enough
   const p = pow10(x.scale - dp);
   let q = x.digits / p;
   if (roundsUp(q, x.digits - q * p, p, rm, x.sign < 0)) q += 1n;
