@@ -1,6 +1,14 @@
 import { MemoryBus, silentLogger } from '@perp/bus';
 import { MemoryHotStore } from '@perp/cache';
-import { HOT_KEYS, loadChain, RISK_TOTALS_KEY, TOPICS, topicPartitions } from '@perp/contracts';
+import {
+  CLOSED_ORDER_TTL_MS,
+  HOT_KEYS,
+  loadChain,
+  RISK_TOTALS_KEY,
+  type RiskCommand,
+  TOPICS,
+  topicPartitions,
+} from '@perp/contracts';
 import { MarketRegistry } from '@perp/domain';
 import { MarketsProjection } from '@perp/infrastructure';
 import type { ShardSnapshotRepository } from '@perp/persistence';
@@ -58,10 +66,18 @@ describe('RiskCommandsConsumer: a new owner replaying inputs the group committed
   it('projects each account once, when the replay reaches the commit, as the owner before it had', async () => {
     const partition = bus.partitionFor(TOPICS.riskCommands.name, ALICE);
     expect(bus.partitionFor(TOPICS.riskCommands.name, BOB)).not.toBe(partition);
+    // The last thousand come two closed-order lifetimes later: what closed before them is not
+    // held for the store by the replay (it would have left a store by then).
+    const GAP = 2 * CLOSED_ORDER_TTL_MS;
+    const gapAt = WARM + MORE - 1_000;
+    const later = (c: RiskCommand): RiskCommand =>
+      c.type === 'engine.event'
+        ? { ...c, time: c.time + GAP, event: { ...c.event, time: c.event.time + GAP } }
+        : { ...c, time: c.time + GAP };
     const inputs = [
       deposit(ALICE, 0),
       deposit(BOB, 1),
-      ...Array.from({ length: WARM + MORE }, (_, i) => command(i)),
+      ...Array.from({ length: WARM + MORE }, (_, i) => (i < gapAt ? command(i) : later(command(i)))),
     ];
     // Every input on ALICE's partition: the copies of BOB's fills too, as in the benchmark.
     let last = '';
@@ -109,6 +125,15 @@ describe('RiskCommandsConsumer: a new owner replaying inputs the group committed
     expect(await hot.hgetall(HOT_KEYS.account(BOB))).toEqual(await ahead.hgetall(HOT_KEYS.account(BOB)));
     // The snapshot's projection, written on restore, then the replay's, once.
     expect(hot.hashWrites.get(key)).toBe(2);
+    const orderIds = (from: number, to: number) =>
+      inputs.slice(2 + from, 2 + to).flatMap((c) => (c.type === 'order.new' ? [c.orderId] : []));
+    // Closed after the gap: as the owner before wrote them; before it, not written again.
+    for (const id of orderIds(gapAt, gapAt + 100))
+      expect(await hot.get(HOT_KEYS.closedOrder(id))).toBe(await ahead.get(HOT_KEYS.closedOrder(id)));
+    for (const id of orderIds(gapAt - 100, gapAt - 4)) {
+      expect(await ahead.get(HOT_KEYS.closedOrder(id))).toBeDefined();
+      expect(await hot.get(HOT_KEYS.closedOrder(id))).toBeUndefined();
+    }
     await third.onModuleDestroy();
   });
 });

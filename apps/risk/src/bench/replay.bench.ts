@@ -14,8 +14,9 @@
  * after the second committed all N, as a failover finds them, and applies them to the state only:
  * the second row. The baseline applies the same parsed commands to a restored partition with
  * `applyRiskCommand` alone (no bus, hot store or parsing). Rates per wall second and per CPU second
- * of this process. The baseline runs once more under V8's sampling heap profiler (objects the
- * collections reclaim counted too) for the bytes it allocates per input: a figure the shared
+ * of this process. The committed replay (a fourth owner) and the baseline run once more under V8's
+ * sampling heap profiler (objects the collections reclaim counted too) for the bytes they allocate
+ * per input: a figure the shared
  * machine's speed does not move, where its rates differ by a third from run to run. Output, last
  * line: one JSON object. Figures are reported, never enforced. `BENCH_CPU_PROF=DIR` writes a CPU
  * profile of each replay row alone (`profiledRow`).
@@ -120,6 +121,16 @@ async function main(): Promise<void> {
   if (got !== expected)
     throw new Error(`committed replay ended at wallet ${got}, the full replay at ${expected}`);
   await third.onModuleDestroy();
+  // The same once more under the heap sampler: what a failover's replay allocates per input.
+  memory.restore(warm);
+  const fourth = consumer();
+  const committedBytes =
+    (await allocatedBytes(async () => {
+      fourth.onModuleInit();
+      await fourth.onApplicationBootstrap();
+      await until(fourth, last);
+    })) / N;
+  await fourth.onModuleDestroy();
   await bus.close();
   rmSync(dir, { recursive: true, force: true });
 
@@ -154,7 +165,7 @@ async function main(): Promise<void> {
   const applySeconds = Number(process.hrtime.bigint() - t2) / 1e9;
   const applyCpu = cpuSeconds(c2);
   const again = restored();
-  const applyBytes = allocatedBytes(() => applyAll(again)) / N;
+  const applyBytes = (await allocatedBytes(async () => applyAll(again))) / N;
 
   const row = (name: string, wall: number, cpu: number) =>
     `${name.padEnd(48)} ${String(N).padStart(8)} inputs ${wall.toFixed(3).padStart(8)} s ${rate(wall)
@@ -163,9 +174,9 @@ async function main(): Promise<void> {
   console.log(row('risk replay from a snapshot (memory bus)', replaySeconds, replayCpu));
   console.log(row('same, inputs committed (failover): state only', committedSeconds, committedCpu));
   console.log(row('baseline: applyRiskCommand alone', applySeconds, applyCpu));
-  console.log(
-    `${'baseline, allocated per input'.padEnd(48)} ${(applyBytes / 1024).toFixed(2).padStart(8)} KB`,
-  );
+  const kb = (bytes: number) => (bytes / 1024).toFixed(2).padStart(8);
+  console.log(`${'committed replay, allocated per input'.padEnd(48)} ${kb(committedBytes)} KB`);
+  console.log(`${'baseline, allocated per input'.padEnd(48)} ${kb(applyBytes)} KB`);
   const met = (wall: number, cpu: number) => (Math.max(rate(wall), rate(cpu)) >= TARGET ? 'met' : 'NOT met');
   console.log(
     `replay / baseline (CPU): ${(applyCpu / replayCpu).toFixed(2)}, committed replay / baseline: ${(applyCpu / committedCpu).toFixed(2)}; target ${TARGET.toLocaleString('en')} inputs/s: replay ${met(replaySeconds, replayCpu)}, committed replay ${met(committedSeconds, committedCpu)}`,
@@ -180,6 +191,7 @@ async function main(): Promise<void> {
       committedReplayPerCpuSecond: rate(committedCpu),
       applyRate: rate(applySeconds),
       applyPerCpuSecond: rate(applyCpu),
+      committedReplayKbPerInput: Number((committedBytes / 1024).toFixed(2)),
       applyKbPerInput: Number((applyBytes / 1024).toFixed(2)),
       target: TARGET,
     }),
@@ -189,7 +201,7 @@ async function main(): Promise<void> {
 const rate = (seconds: number) => Math.round(N / seconds);
 
 /** Bytes `run` allocates, garbage included: V8's sampling heap profiler, every 4 KB on average. */
-function allocatedBytes(run: () => void): number {
+async function allocatedBytes(run: () => Promise<void>): Promise<number> {
   const session = new Session();
   session.connect();
   // This thread's own session answers synchronously: each post has called back when it returns.
@@ -199,7 +211,7 @@ function allocatedBytes(run: () => void): number {
     includeObjectsCollectedByMajorGC: true,
     includeObjectsCollectedByMinorGC: true,
   });
-  run();
+  await run();
   let bytes = 0;
   session.post('HeapProfiler.stopSampling', (err, r) => {
     if (err) throw err;

@@ -190,6 +190,8 @@ export class RiskShard {
     // A replay of inputs whose outputs are on the log already: nobody waits for these projections,
     // and the store holds the previous owner's (as new, or newer) or the snapshot's meanwhile.
     if (turn[turn.length - 1]!.replayed && p.lastOffset + 1n < p.publishedBelow) {
+      // A record closed a TTL before the newest input would have left the store by now: not held.
+      dropBefore(closed, turn[turn.length - 1]!.command.time - CLOSED_ORDER_TTL_MS);
       if (!held) this.unprojected.set(p, { users, algoUsers, closed });
       return;
     }
@@ -292,4 +294,11 @@ export class RiskShard {
   private writeAccount(w: AccountHashWrite): Promise<void> {
     return this.hot.hupdate(w.key, w.set, w.del, { replace: w.replace });
   }
+}
+
+/** Removes the records at the front of `closed` (oldest first) that closed before `time`. */
+function dropBefore(closed: OrderRecord[], time: number): void {
+  let n = 0;
+  while (n < closed.length && closed[n]!.updateTime < time) n++;
+  if (n > 0) closed.splice(0, n);
 }

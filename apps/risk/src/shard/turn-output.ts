@@ -36,8 +36,9 @@ export class Output {
     public replyTo?: ReplyTo,
     /**
      * False for a replayed input, whose outputs are on the log already and are not published
-     * again: handlers may leave out account events that cost more to build than the input's own
-     * work (a fill's texts). What the state and the projections need (`users`, `closed`) is kept.
+     * again: handlers may leave out the account events and engine commands they would build (a
+     * fill's texts, a new order's). What the state and the projections need (`users`, `closed`)
+     * is kept.
      */
     readonly recording = true,
   ) {}

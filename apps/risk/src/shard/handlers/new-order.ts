@@ -48,7 +48,7 @@ export const newOrder: RiskHandler<'order.new'> = (ctx, cmd) => {
   }
   const record = newOrderRecord(order, r.quantity, market);
   p.put(record);
-  out.accountEvents.push({ type: 'order', user: cmd.user, order: record });
+  if (out.recording) out.accountEvents.push({ type: 'order', user: cmd.user, order: record });
   balanceEvent(ctx, cmd.user);
 };
 

@@ -112,7 +112,8 @@ export function forwarded(ctx: RiskContext, time: number, index?: number): Forwa
  */
 export function forwardOrder(ctx: RiskContext, cmd: NewOrderCommand, index: number): PreTradeResult {
   const r = ctx.p.book.placeOrder(cmd.user, preTradeRequest(cmd));
-  if (!r.ok) return r;
+  // A replayed input's engine command is on the log already (Output.recording).
+  if (!r.ok || !ctx.out.recording) return r;
   const place: Extract<EngineCommand, { type: 'order.place' }> = Object.assign(
     forwarded(ctx, cmd.time, index),
     {
