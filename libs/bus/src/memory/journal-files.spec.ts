@@ -1,7 +1,8 @@
 import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eachLine } from './journal-files';
+import { eachLine, type LineFilter, startingWith } from './journal-files';
+import { messagesOf } from './journal';
 
 describe('eachLine', () => {
   let dir: string;
@@ -9,7 +10,7 @@ describe('eachLine', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   /** Every line of `text` eachLine hands over, read `chunk` bytes at a time, with its positions. */
-  const lines = (text: string, chunk: number, prefix?: string) => {
+  const lines = (text: string, chunk: number, wanted?: LineFilter) => {
     const path = join(dir, 'f');
     writeFileSync(path, text);
     const fd = openSync(path, 'r');
@@ -24,7 +25,7 @@ describe('eachLine', () => {
           out.push([line, position, next]);
           return true;
         },
-        prefix === undefined ? undefined : Buffer.from(prefix),
+        wanted,
       );
     } finally {
       closeSync(fd);
@@ -56,9 +57,27 @@ describe('eachLine', () => {
     'with a prefix, hands over only the lines that start with it, at their own positions (%p-byte reads)',
     (chunk) => {
       const all = lines(text, chunk);
-      const some = lines(text, chunk, '["m","t",1,');
+      const some = lines(text, chunk, startingWith(Buffer.from('["m","t",1,')));
       expect(some).toEqual(all.filter(([l]) => l.startsWith('["m","t",1,')));
       expect(some.map(([l]) => l)).toEqual(['["m","t",1,0]', '["m","t",1,1,"é"]', '["m","t",1,2]']);
+    },
+  );
+
+  it.each([3, 7, 16, 1 << 16])(
+    "messagesOf: a partition's message records from an offset on, their other lines not handed over (%p-byte reads)",
+    (chunk) => {
+      const records =
+        '["m","t",1,9,"k"]\n["m","t",1,10,{"a":1}]\n["m","t",11,12]\n["m","u",1,12]\n["c","g"]\n["m","t",1,100,"k"]\n["m","t",1,x]\n';
+      const texts = (from: number) => lines(records, chunk, messagesOf('t', 1, from)).map(([l]) => l);
+      expect(texts(0)).toEqual([
+        '["m","t",1,9,"k"]',
+        '["m","t",1,10,{"a":1}]',
+        '["m","t",1,100,"k"]',
+        '["m","t",1,x]',
+      ]);
+      expect(texts(10)).toEqual(['["m","t",1,10,{"a":1}]', '["m","t",1,100,"k"]', '["m","t",1,x]']);
+      // Not an offset in digits: handed over, for the parse to refuse.
+      expect(texts(101)).toEqual(['["m","t",1,x]']);
     },
   );
 });

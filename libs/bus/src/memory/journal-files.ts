@@ -25,11 +25,22 @@ export function releaseLock(lockPath: string): void {
   }
 }
 
+/** Whether the line in `bytes[start, end)` is wanted (decoded and handed over). */
+export type LineFilter = (bytes: Buffer, start: number, end: number) => boolean;
+
+/** Lines that start with `prefix`'s bytes. */
+export function startingWith(prefix: Buffer): LineFilter {
+  return (bytes, start, end) =>
+    end - start >= prefix.length &&
+    bytes.compare(prefix, 0, prefix.length, start, start + prefix.length) === 0;
+}
+
 /**
  * Calls `onLine` with the text of each complete line of `fd` in `[from, end)`, its position and the
- * position after its newline, in order, until it returns false; reads `chunkSize` bytes at a time.
- * Bytes after the last newline are not a line. With `prefix`, lines that do not start with those
- * bytes are passed over without being decoded.
+ * position after its newline, in order, until it returns false; reads `chunkSize` bytes at a time
+ * (more for a longer line) into one buffer, the partial line moved to its front. Bytes after the
+ * last newline are not a line. With `wanted`, the lines it refuses are passed over without being
+ * decoded.
  */
 export function eachLine(
   fd: number,
@@ -37,26 +48,32 @@ export function eachLine(
   end: number,
   chunkSize: number,
   onLine: (text: string, position: number, next: number) => boolean,
-  prefix?: Buffer,
+  wanted?: LineFilter,
 ): void {
-  const chunk = Buffer.allocUnsafe(chunkSize);
-  let carry: Buffer = Buffer.alloc(0);
-  let pos = from; // file position of carry[0]
-  while (pos + carry.length < end) {
-    const at = pos + carry.length;
-    const n = readSync(fd, chunk, 0, Math.min(chunk.length, end - at), at);
+  let buf = Buffer.allocUnsafe(chunkSize);
+  let held = 0; // bytes of a partial line at the front of buf
+  let pos = from; // file position of buf[0]
+  while (pos + held < end) {
+    if (held === buf.length) {
+      const longer = Buffer.allocUnsafe(buf.length * 2);
+      buf.copy(longer, 0, 0, held);
+      buf = longer;
+    }
+    const n = readSync(fd, buf, held, Math.min(buf.length - held, end - pos - held), pos + held);
     if (n === 0) return;
-    const buf = carry.length ? Buffer.concat([carry, chunk.subarray(0, n)]) : chunk.subarray(0, n);
+    const filled = held + n;
     let start = 0;
-    for (let nl = buf.indexOf(NEWLINE); nl >= 0; nl = buf.indexOf(NEWLINE, start)) {
-      const wanted =
-        !prefix ||
-        (nl - start >= prefix.length &&
-          buf.compare(prefix, 0, prefix.length, start, start + prefix.length) === 0);
-      if (wanted && !onLine(buf.toString('utf8', start, nl), pos + start, pos + nl + 1)) return;
+    // The held bytes have no newline: the search starts after them. Bytes past `filled` are stale.
+    for (let nl = buf.indexOf(NEWLINE, held); nl >= 0 && nl < filled; nl = buf.indexOf(NEWLINE, start)) {
+      if (
+        (!wanted || wanted(buf, start, nl)) &&
+        !onLine(buf.toString('utf8', start, nl), pos + start, pos + nl + 1)
+      )
+        return;
       start = nl + 1;
     }
-    carry = Buffer.from(buf.subarray(start));
+    held = filled - start;
+    if (held > 0 && start > 0) buf.copy(buf, 0, start, filled);
     pos += start;
   }
 }

@@ -61,7 +61,7 @@ export class JournalIndex {
         if (offset >= from && offset < to) out.push(messageOf(r));
         return offset < to - 1;
       },
-      log,
+      { topic: log.topic, partition: log.partition, from },
     );
     return out;
   }
