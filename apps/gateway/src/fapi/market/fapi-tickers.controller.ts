@@ -63,8 +63,10 @@ export class FapiTickersController {
       const versions = this.bookBodies.versions(keys);
       const [top, feed] = await Promise.all([this.hot.hgetall(keys[0]), this.hot.hgetall(keys[1])]);
       const view = this.books.view(m, top, feed, now);
-      // A view stamped with the request's time (nothing projected yet) is not kept.
-      if (view.time !== now) this.bookBodies.keep(m, keys, versions, () => Buffer.from(JSON.stringify(view)));
+      // A view stamped with the request's time (nothing projected yet) is the answer for this
+      // millisecond only.
+      const until = view.time === now ? now + 1 : Infinity;
+      this.bookBodies.keep(m, keys, versions, () => Buffer.from(JSON.stringify(view)), until);
       return view;
     });
   }
@@ -101,8 +103,9 @@ export class FapiTickersController {
     const versions = bodies.versions(keys);
     const raw = await this.hot.get(keys[0]!);
     const view = memo.view(m, raw, now);
-    // Without a projected state the view depends on the time: not kept.
-    if (raw !== undefined) bodies.keep(m, keys, versions, () => Buffer.from(JSON.stringify(view)));
+    // Without a projected state the view is of the 24 h before `now`: the answer for this millisecond.
+    const until = raw === undefined ? now + 1 : Infinity;
+    bodies.keep(m, keys, versions, () => Buffer.from(JSON.stringify(view)), until);
     return view;
   }
 
