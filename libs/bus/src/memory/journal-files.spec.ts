@@ -1,8 +1,7 @@
 import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eachLine, type LineFilter, startingWith } from './journal-files';
-import { messagesOf } from './journal';
+import { eachLine, type LineFilter, messagesOf, startingWith } from './journal-files';
 
 describe('eachLine', () => {
   let dir: string;

@@ -35,6 +35,33 @@ export function startingWith(prefix: Buffer): LineFilter {
     bytes.compare(prefix, 0, prefix.length, start, start + prefix.length) === 0;
 }
 
+const DIGIT_0 = 0x30;
+const DIGIT_9 = 0x39;
+const COMMA = 0x2c;
+
+/**
+ * The lines of message records of `topic`'s `partition` at offset `from` or later, told apart
+ * without decoding them. A message record's line starts `["m",<topic as JSON>,<partition>,<offset>,`:
+ * MemoryBus.publish and the segment heads write it with JSON.stringify, which puts no space between
+ * the elements (and an offset, a safe integer, in plain digits).
+ */
+export function messagesOf(topic: string, partition: number, from: number): LineFilter {
+  const prefix = Buffer.from(`["m",${JSON.stringify(topic)},${partition},`);
+  const starts = startingWith(prefix);
+  return (bytes, start, end) => {
+    if (!starts(bytes, start, end)) return false;
+    let offset = 0;
+    for (let i = start + prefix.length; from > 0 && i < end; i++) {
+      const b = bytes[i]!;
+      if (b === COMMA) return offset >= from;
+      // Not plain digits: the parse decides.
+      if (b < DIGIT_0 || b > DIGIT_9) return true;
+      offset = offset * 10 + (b - DIGIT_0);
+    }
+    return true;
+  };
+}
+
 /**
  * Calls `onLine` with the text of each complete line of `fd` in `[from, end)`, its position and the
  * position after its newline, in order, until it returns false; reads `chunkSize` bytes at a time

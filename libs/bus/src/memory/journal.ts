@@ -14,7 +14,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import type { BusLogger } from '../bus';
-import { eachLine, type LineFilter, releaseLock, startingWith, takeLock } from './journal-files';
+import { eachLine, messagesOf, releaseLock, takeLock } from './journal-files';
 
 /**
  * One JSON array per line:
@@ -392,31 +392,4 @@ export class Journal {
       closeSync(fd);
     }
   }
-}
-
-const DIGIT_0 = 0x30;
-const DIGIT_9 = 0x39;
-const COMMA = 0x2c;
-
-/**
- * The lines of message records of `topic`'s `partition` at offset `from` or later, told apart
- * without decoding them. A message record's line starts `["m",<topic as JSON>,<partition>,<offset>,`:
- * MemoryBus.publish and the segment heads write it with JSON.stringify, which puts no space between
- * the elements (and an offset, a safe integer, in plain digits).
- */
-export function messagesOf(topic: string, partition: number, from: number): LineFilter {
-  const prefix = Buffer.from(`["m",${JSON.stringify(topic)},${partition},`);
-  const starts = startingWith(prefix);
-  return (bytes, start, end) => {
-    if (!starts(bytes, start, end)) return false;
-    let offset = 0;
-    for (let i = start + prefix.length; from > 0 && i < end; i++) {
-      const b = bytes[i]!;
-      if (b === COMMA) return offset >= from;
-      // Not plain digits: the parse decides.
-      if (b < DIGIT_0 || b > DIGIT_9) return true;
-      offset = offset * 10 + (b - DIGIT_0);
-    }
-    return true;
-  };
 }
