@@ -16,10 +16,9 @@
  * `applyRiskCommand` alone (no bus, hot store or parsing). Rates per wall second and per CPU second
  * of this process. The committed replay (a fourth owner) and the baseline run once more under V8's
  * sampling heap profiler (objects the collections reclaim counted too) for the bytes they allocate
- * per input: a figure the shared
- * machine's speed does not move, where its rates differ by a third from run to run. Output, last
- * line: one JSON object. Figures are reported, never enforced. `BENCH_CPU_PROF=DIR` writes a CPU
- * profile of each replay row alone (`profiledRow`).
+ * per input: a figure the shared machine's speed does not move, where its rates differ by a third
+ * from run to run. Output, last line: one JSON object. Figures are reported, never enforced.
+ * `BENCH_CPU_PROF=DIR` writes a CPU profile of each replay row alone (`profiledRow`).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Session } from 'node:inspector';

@@ -50,8 +50,9 @@ export function messagesOf(topic: string, partition: number, from: number): Line
   const starts = startingWith(prefix);
   return (bytes, start, end) => {
     if (!starts(bytes, start, end)) return false;
+    if (from === 0) return true;
     let offset = 0;
-    for (let i = start + prefix.length; from > 0 && i < end; i++) {
+    for (let i = start + prefix.length; i < end; i++) {
       const b = bytes[i]!;
       if (b === COMMA) return offset >= from;
       // Not plain digits: the parse decides.
