@@ -6,3 +6,4 @@ export * from './ops/cluster-setup';
 export * from './projections/resume-at-mark';
 export * from './projections/snapshot-stage';
 export * from './projections/valid-messages';
+export * from './shards/snapshot-text';

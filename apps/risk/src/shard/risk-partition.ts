@@ -11,7 +11,7 @@ import {
   type TriggerEntry,
   type TriggerOrderType,
 } from '@perp/domain';
-import { ShardPartition } from '@perp/infrastructure';
+import { ShardPartition, SnapshotText } from '@perp/infrastructure';
 import { AlgoBook, type SerializedAlgo } from './algo-book';
 import { type MarketStatesState, PartitionMarkets } from './partition-markets';
 
@@ -235,23 +235,25 @@ export class RiskPartition extends ShardPartition {
     });
     // The records (a thousand recently closed ones: most of the snapshot) as text kept per record.
     // New Order refuses the id of a recently closed order: a restored partition must too.
-    const orders = this.recordsJson(this.orders.values());
-    const closed = this.recordsJson(this.closed.values());
-    return Buffer.from(`${rest.slice(0, -1)},"orders":${orders},"closed":${closed}}`);
+    const json = (r: OrderRecord) => this.recordJson(r);
+    return new SnapshotText()
+      .add(`${rest.slice(0, -1)},"orders":`)
+      .addArray(this.orders.values(), json)
+      .add(',"closed":')
+      .addArray(this.closed.values(), json)
+      .add('}')
+      .toBuffer();
   }
 
   /**
-   * Records as a JSON array, each record's text made once: a record is replaced when it changes,
-   * never changed in place, so a snapshot serializes only the records new since the last one.
+   * A record's JSON, made once: a record is replaced when it changes, never changed in place, so a
+   * snapshot serializes only the records new since the last one, and a closed record's text is
+   * the one its hot-store entry was written with.
    */
-  private recordsJson(records: Iterable<OrderRecord>): string {
-    const parts: string[] = [];
-    for (const r of records) {
-      let text = this.recordText.get(r);
-      if (text === undefined) this.recordText.set(r, (text = JSON.stringify(r)));
-      parts.push(text);
-    }
-    return `[${parts.join(',')}]`;
+  recordJson(r: OrderRecord): string {
+    let text = this.recordText.get(r);
+    if (text === undefined) this.recordText.set(r, (text = JSON.stringify(r)));
+    return text;
   }
 
   static deserialize(

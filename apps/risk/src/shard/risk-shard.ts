@@ -198,7 +198,7 @@ export class RiskShard {
     this.unprojected.delete(p);
     const hot: HotEntry[] = closed.map((r) => ({
       key: HOT_KEYS.closedOrder(r.orderId),
-      value: JSON.stringify(r),
+      value: p.recordJson(r),
       ttlMs: CLOSED_ORDER_TTL_MS,
     }));
     const accounts = [...users].map(([user, time]) => this.accountWrite(p, user, time));
